@@ -1,0 +1,261 @@
+"""Bit-exact instruction and micro-op encoding (spec section 2).
+
+Upstream declares instructions as C bit-fields on uint64_t: fields go from bit 0 upward
+in declaration order and a field that would straddle a 64-bit word starts at the next
+word. :func:`layout` reproduces that rule for any configuration, so the same code serves
+the default build and every other one. Instructions are plain ``dict[str, int]`` keyed
+by upstream's hw_spec.h field names; ``imm`` is held signed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Mapping
+
+from models import config as C
+
+if TYPE_CHECKING:
+    from models.config import VtaConfig
+
+
+class Opcode(IntEnum):
+    LOAD = 0
+    STORE = 1
+    GEMM = 2
+    FINISH = 3
+    ALU = 4
+
+
+class MemType(IntEnum):
+    UOP = 0
+    WGT = 1
+    INP = 2
+    ACC = 3
+    OUT = 4
+    ACC_8BIT = 5
+
+
+class AluOp(IntEnum):
+    MIN = 0
+    MAX = 1
+    ADD = 2
+    SHR = 3
+    MUL = 4
+
+
+class EncodingError(ValueError):
+    """A field value that does not fit, an unknown name, or bytes that are not instructions."""
+
+
+Insn = dict  # dict[str, int]: field name -> value (imm signed)
+
+HEAD = [("opcode", 3), ("pop_prev_dep", 1), ("pop_next_dep", 1),
+        ("push_prev_dep", 1), ("push_next_dep", 1)]
+DEP_FLAGS = ("pop_prev_dep", "pop_next_dep", "push_prev_dep", "push_next_dep")
+SIGNED_FIELDS = frozenset({"imm"})
+
+
+@dataclass(frozen=True)
+class Field:
+    """One bit-field: its name, least significant bit and width."""
+
+    name: str
+    lsb: int
+    width: int
+
+    @property
+    def msb(self) -> int:
+        return self.lsb + self.width - 1
+
+
+def _place(widths: Iterable[tuple[str, int]]) -> tuple[Field, ...]:
+    """Lay fields out by the uint64_t bit-field rule."""
+    out, pos = [], 0
+    for name, width in widths:
+        if pos // 64 != (pos + width - 1) // 64:
+            pos = (pos // 64 + 1) * 64
+        out.append(Field(name, pos, width))
+        pos += width
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _layouts(cfg: "VtaConfig") -> dict[str, tuple[Field, ...]]:
+    mem = HEAD + [("memory_type", 3), ("sram_base", C.MEMOP_SRAM_ADDR_BITS),
+                  ("dram_base", C.MEMOP_DRAM_ADDR_BITS), ("y_size", C.MEMOP_SIZE_BITS),
+                  ("x_size", C.MEMOP_SIZE_BITS), ("x_stride", C.MEMOP_STRIDE_BITS),
+                  ("y_pad_0", C.MEMOP_PAD_BITS), ("y_pad_1", C.MEMOP_PAD_BITS),
+                  ("x_pad_0", C.MEMOP_PAD_BITS), ("x_pad_1", C.MEMOP_PAD_BITS)]
+    loop = HEAD + [("reset_reg", 1), ("uop_bgn", cfg.log_uop_depth),
+                   ("uop_end", cfg.log_uop_depth + 1), ("iter_out", C.LOOP_ITER_BITS),
+                   ("iter_in", C.LOOP_ITER_BITS)]
+    acc, inp, wgt = cfg.log_acc_depth, cfg.log_inp_depth, cfg.log_wgt_depth
+    gemm = loop + [("dst_factor_out", acc), ("dst_factor_in", acc),
+                   ("src_factor_out", inp), ("src_factor_in", inp),
+                   ("wgt_factor_out", wgt), ("wgt_factor_in", wgt)]
+    alu = loop + [("dst_factor_out", acc), ("dst_factor_in", acc),
+                  ("src_factor_out", acc), ("src_factor_in", acc),
+                  ("alu_opcode", 3), ("use_imm", 1), ("imm", C.ALU_IMM_BITS)]
+    uop = [("dst_idx", acc), ("src_idx", max(acc, inp)), ("wgt_idx", wgt)]
+    return {"mem": _place(mem), "gemm": _place(gemm), "alu": _place(alu),
+            "finish": _place(HEAD), "uop": _place(uop)}
+
+
+def layout(cfg: "VtaConfig", kind: str) -> tuple[Field, ...]:
+    """Fields of one instruction kind ('mem', 'gemm', 'alu', 'finish') or of a 'uop'."""
+    return _layouts(cfg)[kind]
+
+
+def check_layout_fits(cfg: "VtaConfig") -> None:
+    """Raise ConfigError if an instruction exceeds 128 bits or a micro-op 32 bits."""
+    for kind, fields in _layouts(cfg).items():
+        limit = C.UOP_BITS if kind == "uop" else C.INSN_BITS
+        last = fields[-1]
+        if last.msb >= limit:
+            what = "a micro-op" if kind == "uop" else f"a {kind.upper()} instruction"
+            raise C.ConfigError(
+                f"{cfg.source}: {what} needs {last.msb + 1} bits under this configuration "
+                f"(field '{last.name}' ends at bit {last.msb}), more than {limit}")
+
+
+def kind_of(opcode: int) -> str:
+    """Layout kind of an opcode; raises EncodingError for 5..7."""
+    if opcode in (Opcode.LOAD, Opcode.STORE):
+        return "mem"
+    if opcode == Opcode.GEMM:
+        return "gemm"
+    if opcode == Opcode.ALU:
+        return "alu"
+    if opcode == Opcode.FINISH:
+        return "finish"
+    raise EncodingError(f"illegal opcode {opcode} (legal: 0..4, "
+                        f"{', '.join(f'{o.name}={o.value}' for o in Opcode)})")
+
+
+def _pack(fields: tuple[Field, ...], values: Mapping[str, int], what: str) -> int:
+    known = {f.name for f in fields}
+    for name in values:
+        if name not in known:
+            raise EncodingError(f"{what}: unknown field '{name}' (fields: {', '.join(sorted(known))})")
+    word = 0
+    for f in fields:
+        value = int(values.get(f.name, 0))
+        if f.name in SIGNED_FIELDS:
+            lo, hi = -(1 << (f.width - 1)), (1 << (f.width - 1)) - 1
+            if not lo <= value <= hi:
+                raise EncodingError(f"{what}: field '{f.name}' = {value} does not fit "
+                                    f"{f.width} signed bits [{lo}, {hi}]")
+            value &= (1 << f.width) - 1
+        elif not 0 <= value < (1 << f.width):
+            raise EncodingError(f"{what}: field '{f.name}' = {value} does not fit "
+                                f"{f.width} bits [0, {(1 << f.width) - 1}]")
+        word |= value << f.lsb
+    return word
+
+
+def _unpack(fields: tuple[Field, ...], word: int) -> dict[str, int]:
+    out = {}
+    for f in fields:
+        value = (word >> f.lsb) & ((1 << f.width) - 1)
+        if f.name in SIGNED_FIELDS and value >> (f.width - 1):
+            value -= 1 << f.width
+        out[f.name] = value
+    return out
+
+
+def encode_insn(cfg: "VtaConfig", insn: Mapping[str, int], what: str = "instruction") -> int:
+    """Pack an instruction dict (missing fields are 0) into a 128-bit integer."""
+    if "opcode" not in insn:
+        raise EncodingError(f"{what}: missing field 'opcode'")
+    return _pack(layout(cfg, kind_of(int(insn["opcode"]))), insn, what)
+
+
+def decode_insn(cfg: "VtaConfig", word: int) -> Insn:
+    """Unpack a 128-bit instruction; the opcode must be legal (fields are not judged)."""
+    return _unpack(layout(cfg, kind_of(word & 7)), word)
+
+
+def encode_uop(cfg: "VtaConfig", uop: Mapping[str, int], what: str = "micro-op") -> int:
+    """Pack a micro-op dict into a 32-bit integer."""
+    return _pack(layout(cfg, "uop"), uop, what)
+
+
+def decode_uop(cfg: "VtaConfig", word: int) -> dict[str, int]:
+    """Unpack a 32-bit micro-op."""
+    return _unpack(layout(cfg, "uop"), word)
+
+
+def insns_to_bytes(cfg: "VtaConfig", insns: Iterable[Mapping[str, int]]) -> bytes:
+    """Serialise instructions as 16-byte little-endian words."""
+    return b"".join(encode_insn(cfg, i, f"instruction {n}").to_bytes(C.INSN_BYTES, "little")
+                    for n, i in enumerate(insns))
+
+
+def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction stream") -> list[Insn]:
+    """Parse 16-byte instructions; a ragged length or an illegal opcode is an error."""
+    if len(data) % C.INSN_BYTES:
+        raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.INSN_BYTES}")
+    out = []
+    for n in range(len(data) // C.INSN_BYTES):
+        word = int.from_bytes(data[n * C.INSN_BYTES:(n + 1) * C.INSN_BYTES], "little")
+        try:
+            out.append(decode_insn(cfg, word))
+        except EncodingError as exc:
+            raise EncodingError(f"{what}: instruction {n}: {exc}") from None
+    return out
+
+
+def uops_to_bytes(cfg: "VtaConfig", uops: Iterable[Mapping[str, int]]) -> bytes:
+    """Serialise micro-ops as 4-byte little-endian words."""
+    return b"".join(encode_uop(cfg, u, f"micro-op {n}").to_bytes(C.UOP_BYTES, "little")
+                    for n, u in enumerate(uops))
+
+
+def uops_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "micro-op stream") -> list[dict[str, int]]:
+    """Parse 4-byte micro-ops."""
+    if len(data) % C.UOP_BYTES:
+        raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.UOP_BYTES}")
+    return [decode_uop(cfg, int.from_bytes(data[n:n + C.UOP_BYTES], "little"))
+            for n in range(0, len(data), C.UOP_BYTES)]
+
+
+# --- symbolic (JSON) form: enum fields by name -----------------------------------------
+ENUM_FIELDS: dict[str, type[IntEnum]] = {"opcode": Opcode, "memory_type": MemType, "alu_opcode": AluOp}
+
+
+def to_symbolic(insn: Mapping[str, int]) -> dict[str, int | str]:
+    """Replace opcode, memory_type and alu_opcode numbers by their names (illegal ones stay numbers)."""
+    out: dict[str, int | str] = {}
+    for name, value in insn.items():
+        enum = ENUM_FIELDS.get(name)
+        out[name] = enum(value).name if enum is not None and value in enum._value2member_map_ else value
+    return out
+
+
+def from_symbolic(obj: Mapping[str, object], what: str) -> dict[str, int]:
+    """Inverse of :func:`to_symbolic`; accepts names or numbers for the enum fields."""
+    out: dict[str, int] = {}
+    for name, value in obj.items():
+        enum = ENUM_FIELDS.get(name)
+        if isinstance(value, str) and enum is not None:
+            try:
+                out[name] = enum[value.upper()].value
+            except KeyError:
+                raise EncodingError(f"{what}: field '{name}' has unknown name '{value}' "
+                                    f"(one of {', '.join(e.name for e in enum)})") from None
+        elif isinstance(value, int) and not isinstance(value, bool):
+            out[name] = value
+        else:
+            raise EncodingError(f"{what}: field '{name}' must be an integer, got {value!r}")
+    return out
+
+
+def module_of(insn: Mapping[str, int]) -> str:
+    """Which of the three modules executes an instruction (spec section 4)."""
+    op = insn["opcode"]
+    if op == Opcode.STORE:
+        return "store"
+    if op == Opcode.LOAD and insn.get("memory_type") in (MemType.INP, MemType.WGT):
+        return "load"
+    return "compute"

@@ -1,0 +1,160 @@
+"""Test vectors on disk (spec section 6): a manifest.json plus raw byte images.
+
+Loading validates everything a simulator would otherwise trip over later (types,
+missing files, overlapping init images, addresses beyond 4 GiB) and names the
+manifest and the entry in every error.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from models.config import ConfigError, VtaConfig
+from models.dram import ADDR_LIMIT, Dram
+
+FORMAT = "vta-vector-1"
+BASE_NAMES = ("uop", "inp", "wgt", "acc", "out")
+KEYS = {"format", "description", "config", "insn_addr", "insn_count", "bases", "init", "expect"}
+
+
+class VectorError(ValueError):
+    """A malformed vector; the message names the manifest and the entry."""
+
+
+@dataclass
+class Image:
+    """Bytes that sit at a DRAM byte address (an init or an expect entry)."""
+
+    addr: int
+    data: bytes
+    file: str = ""
+
+
+@dataclass
+class Vector:
+    """One test vector in memory."""
+
+    config: VtaConfig
+    insn_addr: int
+    insn_count: int
+    init: list[Image]
+    expect: list[Image] | None = None
+    bases: dict[str, int] = field(default_factory=lambda: {b: 0 for b in BASE_NAMES})
+    description: str = ""
+    path: Path | None = None
+
+    def dram(self) -> Dram:
+        """A DRAM image holding every init entry, the rest zero."""
+        return Dram.from_images((i.addr, i.data) for i in self.init)
+
+    @property
+    def name(self) -> str:
+        return self.path.name if self.path else "<vector>"
+
+
+def _int(value: Any, where: str, lo: int = 0, hi: int = ADDR_LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise VectorError(f"{where}: must be an integer, got {value!r}")
+    if not lo <= value < hi:
+        raise VectorError(f"{where}: {value:#x} is outside [{lo:#x}, {hi:#x})")
+    return value
+
+
+def _images(raw: Any, root: Path, where: str) -> list[Image]:
+    if not isinstance(raw, list):
+        raise VectorError(f"{where}: must be a list of {{\"addr\", \"file\"}} objects")
+    out = []
+    for n, entry in enumerate(raw):
+        at = f"{where}[{n}]"
+        if not isinstance(entry, dict) or set(entry) != {"addr", "file"}:
+            raise VectorError(f"{at}: must be an object with exactly the keys 'addr' and 'file'")
+        addr = _int(entry["addr"], f"{at}.addr")
+        if not isinstance(entry["file"], str):
+            raise VectorError(f"{at}.file: must be a relative path string")
+        path = root / entry["file"]
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise VectorError(f"{at}: cannot read file '{entry['file']}': {exc.strerror}") from None
+        if addr + len(data) > ADDR_LIMIT:
+            raise VectorError(f"{at}: '{entry['file']}' ({len(data)} bytes at {addr:#x}) "
+                              f"runs beyond 4 GiB")
+        out.append(Image(addr, data, entry["file"]))
+    return out
+
+
+def _check_overlap(images: list[Image], where: str) -> None:
+    spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images))
+    for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:]):
+        if b0 < a1:
+            raise VectorError(f"{where}[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) overlaps "
+                              f"{where}[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+
+
+def load_vector(directory: str | Path) -> Vector:
+    """Read and validate DIR/manifest.json and the files it names."""
+    root = Path(directory)
+    manifest = root / "manifest.json"
+    try:
+        raw = json.loads(manifest.read_text())
+    except FileNotFoundError:
+        raise VectorError(f"{manifest}: no manifest.json in vector directory '{root}'") from None
+    except json.JSONDecodeError as exc:
+        raise VectorError(f"{manifest}: not valid JSON: {exc}") from None
+    if not isinstance(raw, dict):
+        raise VectorError(f"{manifest}: the manifest must be a JSON object")
+    unknown = set(raw) - KEYS
+    if unknown:
+        raise VectorError(f"{manifest}: unknown key(s) {', '.join(sorted(unknown))}")
+    for key in ("format", "insn_addr", "insn_count", "init"):
+        if key not in raw:
+            raise VectorError(f"{manifest}: missing required key '{key}'")
+    if raw["format"] != FORMAT:
+        raise VectorError(f"{manifest}: format is {raw['format']!r}, expected {FORMAT!r}")
+    try:
+        cfg = VtaConfig.from_dict(raw.get("config", {}), f"{manifest}: config")
+    except ConfigError as exc:
+        raise VectorError(str(exc)) from None
+    bases_raw = raw.get("bases", {})
+    if not isinstance(bases_raw, dict) or set(bases_raw) - set(BASE_NAMES):
+        raise VectorError(f"{manifest}: bases must be an object with keys among {', '.join(BASE_NAMES)}")
+    bases = {b: _int(bases_raw.get(b, 0), f"{manifest}: bases.{b}") for b in BASE_NAMES}
+    description = raw.get("description", "")
+    if not isinstance(description, str):
+        raise VectorError(f"{manifest}: description must be a string")
+    init = _images(raw["init"], root, f"{manifest}: init")
+    _check_overlap(init, f"{manifest}: init")
+    expect = _images(raw["expect"], root, f"{manifest}: expect") if "expect" in raw else None
+    insn_addr = _int(raw["insn_addr"], f"{manifest}: insn_addr")
+    insn_count = _int(raw["insn_count"], f"{manifest}: insn_count", 0, 1 << 32)
+    if insn_addr + 16 * insn_count > ADDR_LIMIT:
+        raise VectorError(f"{manifest}: {insn_count} instructions at {insn_addr:#x} run beyond 4 GiB")
+    return Vector(cfg, insn_addr, insn_count, init, expect, bases, description, root)
+
+
+def save_vector(vector: Vector, directory: str | Path) -> Path:
+    """Write a vector as manifest.json plus one .bin file per image; returns the directory."""
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+
+    def dump(images: list[Image], prefix: str) -> list[dict[str, Any]]:
+        entries = []
+        for n, img in enumerate(images):
+            name = img.file or f"{prefix}{n}.bin"
+            (root / name).write_bytes(img.data)
+            entries.append({"addr": img.addr, "file": name})
+        return entries
+
+    manifest: dict[str, Any] = {"format": FORMAT, "description": vector.description,
+                                "config": vector.config.overrides(),
+                                "insn_addr": vector.insn_addr, "insn_count": vector.insn_count}
+    if any(vector.bases.values()):
+        manifest["bases"] = dict(vector.bases)
+    manifest["init"] = dump(vector.init, "init")
+    if vector.expect is not None:
+        manifest["expect"] = dump(vector.expect, "expect")
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    vector.path = root
+    return root
