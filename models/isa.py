@@ -133,8 +133,21 @@ def kind_of(opcode: int) -> str:
                         f"{', '.join(f'{o.name}={o.value}' for o in Opcode)})")
 
 
-def _pack(fields: tuple[Field, ...], values: Mapping[str, int], what: str) -> int:
-    known = {f.name for f in fields}
+#: Pseudo-field holding the bits no field covers (bits skipped at a 64-bit boundary, the
+#: tail of a FINISH or of a short micro-op). Kept only so that disassembly of arbitrary
+#: bytes re-assembles byte for byte; hardware ignores these bits.
+UNUSED = "unused_bits"
+
+
+def _field_mask(fields: tuple[Field, ...]) -> int:
+    mask = 0
+    for f in fields:
+        mask |= ((1 << f.width) - 1) << f.lsb
+    return mask
+
+
+def _pack(fields: tuple[Field, ...], values: Mapping[str, int], what: str, total_bits: int) -> int:
+    known = {f.name for f in fields} | {UNUSED}
     for name in values:
         if name not in known:
             raise EncodingError(f"{what}: unknown field '{name}' (fields: {', '.join(sorted(known))})")
@@ -151,16 +164,24 @@ def _pack(fields: tuple[Field, ...], values: Mapping[str, int], what: str) -> in
             raise EncodingError(f"{what}: field '{f.name}' = {value} does not fit "
                                 f"{f.width} bits [0, {(1 << f.width) - 1}]")
         word |= value << f.lsb
-    return word
+    unused = int(values.get(UNUSED, 0))
+    free = ((1 << total_bits) - 1) & ~_field_mask(fields)
+    if unused & ~free or unused < 0:
+        raise EncodingError(f"{what}: '{UNUSED}' = {unused:#x} sets bits that belong to fields "
+                            f"(free bits mask {free:#x})")
+    return word | unused
 
 
-def _unpack(fields: tuple[Field, ...], word: int) -> dict[str, int]:
+def _unpack(fields: tuple[Field, ...], word: int, total_bits: int, keep_unused: bool) -> dict[str, int]:
     out = {}
     for f in fields:
         value = (word >> f.lsb) & ((1 << f.width) - 1)
         if f.name in SIGNED_FIELDS and value >> (f.width - 1):
             value -= 1 << f.width
         out[f.name] = value
+    unused = word & ((1 << total_bits) - 1) & ~_field_mask(fields)
+    if keep_unused and unused:
+        out[UNUSED] = unused
     return out
 
 
@@ -168,22 +189,30 @@ def encode_insn(cfg: "VtaConfig", insn: Mapping[str, int], what: str = "instruct
     """Pack an instruction dict (missing fields are 0) into a 128-bit integer."""
     if "opcode" not in insn:
         raise EncodingError(f"{what}: missing field 'opcode'")
-    return _pack(layout(cfg, kind_of(int(insn["opcode"]))), insn, what)
+    try:
+        kind = kind_of(int(insn["opcode"]))
+    except EncodingError as exc:
+        raise EncodingError(f"{what}: {exc}") from None
+    return _pack(layout(cfg, kind), insn, what, C.INSN_BITS)
 
 
-def decode_insn(cfg: "VtaConfig", word: int) -> Insn:
-    """Unpack a 128-bit instruction; the opcode must be legal (fields are not judged)."""
-    return _unpack(layout(cfg, kind_of(word & 7)), word)
+def decode_insn(cfg: "VtaConfig", word: int, keep_unused: bool = False) -> Insn:
+    """Unpack a 128-bit instruction; the opcode must be legal (fields are not judged).
+
+    With keep_unused, bits outside every field come back under 'unused_bits' (when
+    non-zero) so that a disassembly can be re-assembled byte for byte.
+    """
+    return _unpack(layout(cfg, kind_of(word & 7)), word, C.INSN_BITS, keep_unused)
 
 
 def encode_uop(cfg: "VtaConfig", uop: Mapping[str, int], what: str = "micro-op") -> int:
     """Pack a micro-op dict into a 32-bit integer."""
-    return _pack(layout(cfg, "uop"), uop, what)
+    return _pack(layout(cfg, "uop"), uop, what, C.UOP_BITS)
 
 
-def decode_uop(cfg: "VtaConfig", word: int) -> dict[str, int]:
-    """Unpack a 32-bit micro-op."""
-    return _unpack(layout(cfg, "uop"), word)
+def decode_uop(cfg: "VtaConfig", word: int, keep_unused: bool = False) -> dict[str, int]:
+    """Unpack a 32-bit micro-op (see decode_insn for keep_unused)."""
+    return _unpack(layout(cfg, "uop"), word, C.UOP_BITS, keep_unused)
 
 
 def insns_to_bytes(cfg: "VtaConfig", insns: Iterable[Mapping[str, int]]) -> bytes:
@@ -192,7 +221,8 @@ def insns_to_bytes(cfg: "VtaConfig", insns: Iterable[Mapping[str, int]]) -> byte
                     for n, i in enumerate(insns))
 
 
-def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction stream") -> list[Insn]:
+def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction stream",
+                     keep_unused: bool = False) -> list[Insn]:
     """Parse 16-byte instructions; a ragged length or an illegal opcode is an error."""
     if len(data) % C.INSN_BYTES:
         raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.INSN_BYTES}")
@@ -200,7 +230,7 @@ def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction str
     for n in range(len(data) // C.INSN_BYTES):
         word = int.from_bytes(data[n * C.INSN_BYTES:(n + 1) * C.INSN_BYTES], "little")
         try:
-            out.append(decode_insn(cfg, word))
+            out.append(decode_insn(cfg, word, keep_unused))
         except EncodingError as exc:
             raise EncodingError(f"{what}: instruction {n}: {exc}") from None
     return out
@@ -212,11 +242,12 @@ def uops_to_bytes(cfg: "VtaConfig", uops: Iterable[Mapping[str, int]]) -> bytes:
                     for n, u in enumerate(uops))
 
 
-def uops_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "micro-op stream") -> list[dict[str, int]]:
+def uops_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "micro-op stream",
+                    keep_unused: bool = False) -> list[dict[str, int]]:
     """Parse 4-byte micro-ops."""
     if len(data) % C.UOP_BYTES:
         raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.UOP_BYTES}")
-    return [decode_uop(cfg, int.from_bytes(data[n:n + C.UOP_BYTES], "little"))
+    return [decode_uop(cfg, int.from_bytes(data[n:n + C.UOP_BYTES], "little"), keep_unused)
             for n in range(0, len(data), C.UOP_BYTES)]
 
 
