@@ -85,12 +85,12 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
     return out
 
 
-def _check_overlap(images: list[Image], where: str) -> None:
+def _check_overlap(images: list[Image], manifest: Path) -> None:
     spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images))
     for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:]):
         if b0 < a1:
-            raise VectorError(f"{where}[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) overlaps "
-                              f"{where}[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+            raise VectorError(f"{manifest}: init[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
+                              f"overlaps init[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
 
 
 def load_vector(directory: str | Path) -> Vector:
@@ -125,7 +125,7 @@ def load_vector(directory: str | Path) -> Vector:
     if not isinstance(description, str):
         raise VectorError(f"{manifest}: description must be a string")
     init = _images(raw["init"], root, f"{manifest}: init")
-    _check_overlap(init, f"{manifest}: init")
+    _check_overlap(init, manifest)
     expect = _images(raw["expect"], root, f"{manifest}: expect") if "expect" in raw else None
     insn_addr = _int(raw["insn_addr"], f"{manifest}: insn_addr")
     insn_count = _int(raw["insn_count"], f"{manifest}: insn_count", 0, 1 << 32)

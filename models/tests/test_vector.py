@@ -1,0 +1,84 @@
+"""Vector format (spec section 6): save/load and every malformed-manifest rule."""
+import json
+from pathlib import Path
+
+import pytest
+
+from models.config import load_config
+from models.dram import Dram, DramError
+from models.vector import Image, Vector, VectorError, load_vector, save_vector
+
+
+def _vector() -> Vector:
+    return Vector(load_config("small"), insn_addr=0x1000, insn_count=2,
+                  init=[Image(0x1000, bytes(32)), Image(0x40, b"\x01\x02")],
+                  expect=[Image(0x2000, b"\xff")], bases={"uop": 0, "inp": 0x10, "wgt": 0,
+                                                          "acc": 0, "out": 0x2000},
+                  description="d")
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    path = save_vector(_vector(), tmp_path / "v")
+    back = load_vector(path)
+    assert back.config == load_config("small")
+    assert (back.insn_addr, back.insn_count, back.description) == (0x1000, 2, "d")
+    assert [(i.addr, i.data) for i in back.init] == [(0x1000, bytes(32)), (0x40, b"\x01\x02")]
+    assert [(i.addr, i.data) for i in back.expect] == [(0x2000, b"\xff")]
+    assert back.bases["inp"] == 0x10 and back.bases["wgt"] == 0
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["format"] == "vta-vector-1" and manifest["config"]["LOG_BLOCK"] == 2
+    dram = back.dram()
+    assert dram.read_bytes(0x3f, 4) == b"\x00\x01\x02\x00"
+
+
+def _write(tmp_path: Path, manifest: dict, files: dict[str, bytes] | None = None) -> Path:
+    tmp_path.mkdir(exist_ok=True)
+    for name, data in (files or {"a.bin": b"\x00" * 4}).items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    return tmp_path
+
+
+BASE = {"format": "vta-vector-1", "insn_addr": 0, "insn_count": 0, "init": [{"addr": 0, "file": "a.bin"}]}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"format": "other"}, "format is 'other'"),
+    ({"insn_count": -1}, "insn_count"),
+    ({"insn_addr": "0"}, "insn_addr: must be an integer"),
+    ({"init": [{"addr": 0, "file": "nope.bin"}]}, "init[0]: cannot read file 'nope.bin'"),
+    ({"init": [{"addr": 1 << 32, "file": "a.bin"}]}, "init[0].addr"),
+    ({"init": [{"addr": (1 << 32) - 2, "file": "a.bin"}]}, "runs beyond 4 GiB"),
+    ({"init": [{"addr": 0, "file": "a.bin"}, {"addr": 2, "file": "a.bin"}]}, "init[0] ('a.bin', [0x0, 0x4)) overlaps init[1]"),
+    ({"init": [{"addr": 0}]}, "init[0]: must be an object with exactly the keys"),
+    ({"config": {"LOG_BLOCK": 99}}, "'LOG_BLOCK' = 99 is out of range"),
+    ({"bases": {"foo": 1}}, "bases must be an object"),
+    ({"expect": {"addr": 0}}, "expect: must be a list"),
+    ({"surprise": 1}, "unknown key(s) surprise"),
+])
+def test_malformed_manifest_names_entry(tmp_path: Path, change: dict, message: str) -> None:
+    path = _write(tmp_path, {**BASE, **change})
+    with pytest.raises(VectorError) as info:
+        load_vector(path)
+    assert str(path / "manifest.json") in str(info.value)
+    assert message in str(info.value)
+
+
+def test_missing_key_and_missing_manifest(tmp_path: Path) -> None:
+    manifest = dict(BASE)
+    del manifest["insn_count"]
+    with pytest.raises(VectorError, match="missing required key 'insn_count'"):
+        load_vector(_write(tmp_path / "a", manifest))
+    with pytest.raises(VectorError, match="no manifest.json"):
+        load_vector(tmp_path / "empty")
+
+
+def test_dram_is_sparse_and_bounded() -> None:
+    dram = Dram()
+    dram.write(0xFFFF_FFF0, bytes(range(16)))
+    dram.write(0x0FFE, b"\xaa\xbb\xcc\xdd")  # crosses a 4 KiB page
+    assert dram.read_bytes(0x0FFE, 4) == b"\xaa\xbb\xcc\xdd"
+    assert dram.read_bytes(0xFFFF_FFFE, 2) == b"\x0e\x0f"
+    assert dram.read_bytes(0x5000, 3) == bytes(3)
+    with pytest.raises(DramError, match="outside the 4 GiB"):
+        dram.read(0xFFFF_FFFF, 2)
