@@ -1,0 +1,144 @@
+"""What the random program generator may vary, with defaults sized for RTL simulation.
+
+Every range is inclusive. Defaults keep a program to tens of instructions and a few
+hundred GEMM micro-op executions on the small configuration, because each vector runs
+on Verilog RTL under an event-driven simulator; scale ``tiles``, ``compute_ops``,
+``window`` and ``max_loop_work`` up for longer programs.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+import numpy as np
+
+from models.genlib.rand import between, chance
+
+
+@dataclass(frozen=True)
+class GenKnobs:
+    """Distribution of generated programs (see the field comments)."""
+
+    # --- program shape: a program is a sequence of tiles (load, compute, store stages)
+    tiles: tuple[int, int] = (2, 7)
+    compute_ops: tuple[int, int] = (1, 6)        # GEMM/ALU/LOAD ACC ops per compute stage
+    loads_per_stage: tuple[int, int] = (1, 3)    # LOAD INP/WGT per load stage (0: no stage)
+    stores_per_stage: tuple[int, int] = (1, 3)
+    store_stage_prob: float = 0.9                # a tile stores its results (the last always does)
+    # --- instruction mix (relative weights; 0 removes the kind)
+    w_gemm: float = 4.0
+    w_alu: float = 3.0
+    w_load_acc: float = 1.0
+    w_load_acc8: float = 0.6
+    w_load_inp: float = 1.0
+    w_load_wgt: float = 1.0
+    reset_prob: float = 0.2                      # a GEMM is a reset GEMM
+    # --- SRAM: entries of each buffer a tile works on (clipped to its slot)
+    window: tuple[int, int] = (4, 40)
+    # --- LOAD/STORE tile shapes
+    x_size: tuple[int, int] = (1, 8)
+    y_size: tuple[int, int] = (1, 4)
+    x_stride_extra: tuple[int, int] = (1, 3)     # x_stride - x_size when not equal
+    stride_extra_prob: float = 0.3
+    pad_prob: float = 0.25                       # each LOAD pad field is non-zero
+    pad15_prob: float = 0.3                      # a non-zero pad is the maximum, 15
+    zero_size_prob: float = 0.03                 # a LOAD/STORE has x_size 0 (a no-op)
+    # --- micro-op loops
+    uops: tuple[int, int] = (1, 6)
+    iter_out: tuple[int, int] = (1, 4)
+    iter_in: tuple[int, int] = (1, 4)
+    iter_one_prob: float = 0.35                  # iter_out (and, separately, iter_in) is 1
+    factor_weights: tuple[float, float, float, float] = (1.0, 2.0, 1.0, 2.0)  # zero, dense, transposed, random
+    max_loop_work: int = 48                      # iter_out * iter_in * micro-ops per instruction
+    uop_merge_prob: float = 0.4                  # one LOAD UOP for a whole compute stage
+    uop_reuse_prob: float = 0.15                 # an op reuses the previous op's micro-ops and loops
+    # --- ALU
+    alu_op_weights: tuple[float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0)  # MIN MAX ADD SHR MUL
+    use_imm_prob: float = 0.5
+    imm_special_prob: float = 0.5                # 0, +-1, -32768, 32767, +-(ACC_W-1) for SHR
+    # --- data
+    acc_extreme_prob: float = 0.1                # an ACC init lane is INT32_MIN/MAX, 0 or +-1
+    # --- concurrency: slots of INP/WGT and of ACC that tiles rotate over (upstream's virtual
+    # threads); more slots let load, compute and store work on different tiles at once
+    inp_slots: tuple[int, int] = (1, 3)
+    acc_slots: tuple[int, int] = (1, 3)
+    order_eager: float = 0.5                     # next stage: any ready one, else the oldest tile
+    token_eager: float = 0.5                     # pop as late / push as early as is legal
+    # --- DRAM placement
+    nonzero_bases_prob: float = 0.3
+    unaligned_bases_prob: float = 0.2            # given non-zero bases, they are not 64-byte aligned
+    high_addr_prob: float = 0.2                  # data sits high in the 4 GiB space
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple) and f.name.endswith(("weights",)):
+                if any(w < 0 for w in value) or sum(value) <= 0:
+                    raise ValueError(f"knob {f.name}={value}: weights must be >= 0 with one positive")
+            elif isinstance(value, tuple):
+                lo, hi = value
+                if not 0 <= lo <= hi:
+                    raise ValueError(f"knob {f.name}={value}: need 0 <= low <= high")
+            elif f.name.endswith("_prob") or f.name.endswith("_eager"):
+                if not 0.0 <= value <= 1.0:
+                    raise ValueError(f"knob {f.name}={value}: a probability must be in [0, 1]")
+            elif f.name.startswith("w_") and value < 0:
+                raise ValueError(f"knob {f.name}={value}: a weight must be >= 0")
+        if self.w_gemm + self.w_alu + self.w_load_acc + self.w_load_acc8 <= 0:
+            raise ValueError("knobs: at least one compute weight (w_gemm, w_alu, w_load_acc*) must be positive")
+        for name in ("tiles", "compute_ops", "uops", "iter_out", "iter_in", "window",
+                     "x_size", "y_size", "inp_slots", "acc_slots"):
+            if getattr(self, name)[0] < 1:
+                raise ValueError(f"knob {name}={getattr(self, name)}: the low end must be >= 1")
+        if self.max_loop_work < 1:
+            raise ValueError(f"knob max_loop_work={self.max_loop_work}: must be >= 1")
+
+    @classmethod
+    def from_seed(cls, rng: np.random.Generator) -> "GenKnobs":
+        """Knobs drawn around the defaults, so that a regression explores different shapes.
+
+        Every kind of instruction keeps a positive weight, so coverage over many seeds
+        does not depend on luck in the knobs themselves.
+        """
+        def weight() -> float:
+            return float(rng.choice([0.5, 1.0, 2.0, 4.0]))
+
+        def prob(lo: float, hi: float) -> float:
+            return round(float(rng.uniform(lo, hi)), 3)
+
+        uops_hi = between(rng, (1, 8))
+        return replace(
+            cls(),
+            tiles=(2, between(rng, (3, 8))),
+            compute_ops=(1, between(rng, (2, 7))),
+            loads_per_stage=(1, between(rng, (1, 4))),
+            stores_per_stage=(1, between(rng, (1, 3))),
+            w_gemm=weight(), w_alu=weight(), w_load_acc=weight() / 2, w_load_acc8=weight() / 2,
+            w_load_inp=weight(), w_load_wgt=weight(),
+            reset_prob=prob(0.05, 0.4),
+            window=(between(rng, (1, 8)), between(rng, (16, 48))),
+            x_size=(1, between(rng, (2, 12))),
+            y_size=(1, between(rng, (1, 6))),
+            stride_extra_prob=prob(0.0, 0.6),
+            pad_prob=prob(0.1, 0.5),
+            pad15_prob=prob(0.1, 0.5),
+            uops=(1, uops_hi),
+            iter_out=(1, between(rng, (1, 6))),
+            iter_in=(1, between(rng, (1, 6))),
+            iter_one_prob=prob(0.1, 0.6),
+            uop_merge_prob=prob(0.0, 1.0),
+            uop_reuse_prob=prob(0.0, 0.4),
+            alu_op_weights=tuple(weight() for _ in range(5)),
+            use_imm_prob=prob(0.2, 0.8),
+            imm_special_prob=prob(0.2, 0.8),
+            inp_slots=(1, between(rng, (1, 3))),
+            acc_slots=(1, between(rng, (1, 3))),
+            order_eager=prob(0.0, 1.0),
+            token_eager=prob(0.0, 1.0),
+            nonzero_bases_prob=prob(0.0, 0.6),
+            high_addr_prob=prob(0.0, 0.4),
+        ) if chance(rng, 0.75) else cls()
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON form, for the vector description."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}

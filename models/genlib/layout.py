@@ -1,0 +1,80 @@
+"""DRAM placement: base registers, where each pool and the program sit, and relocation.
+
+Pools are placed one after another (in random order, with small gaps) from a window that
+is sometimes high in the 4 GiB space, so upper address bits get exercised. A pool of
+memory type T must start at ``base[T] + k * element_bytes(T)`` for some k >= 0, because
+instructions address DRAM in elements from the base; k is the pool's element offset,
+which :func:`relocate` adds to every LOAD/STORE dram_base.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping
+
+import numpy as np
+
+from models.config import INSN_BYTES, UOP_BYTES, VtaConfig
+from models.dram import ADDR_LIMIT
+from models.genlib.knobs import GenKnobs
+from models.genlib.rand import below, chance
+from models.isa import MemType, Opcode
+from models.vector import BASE_NAMES
+
+#: Pool of each memory type, and the base register each pool is addressed from.
+POOL_OF_TYPE = {MemType.UOP: "uop", MemType.INP: "inp", MemType.WGT: "wgt",
+                MemType.ACC: "acc", MemType.ACC_8BIT: "acc8", MemType.OUT: "out"}
+BASE_OF_POOL = {"insn": None, "uop": "uop", "inp": "inp", "wgt": "wgt", "acc": "acc",
+                "acc8": "acc", "out": "out"}
+WINDOW_TOP = ADDR_LIMIT - (1 << 24)    # leaves 16 MiB above any window for the pools
+
+
+def element_bytes(cfg: VtaConfig) -> dict[str, int]:
+    """Bytes per DRAM element of each pool."""
+    return {"insn": INSN_BYTES, "uop": UOP_BYTES, "inp": cfg.inp_bytes, "wgt": cfg.wgt_bytes,
+            "acc": cfg.acc_bytes, "acc8": cfg.acc8_bytes, "out": cfg.out_bytes}
+
+
+@dataclass
+class Placement:
+    """Base registers, and the byte address and element offset of every pool."""
+
+    bases: dict[str, int]
+    starts: dict[str, int]
+    offsets: dict[str, int]
+
+
+def _bases(rng: np.random.Generator, knobs: GenKnobs, window: int) -> dict[str, int]:
+    if not chance(rng, knobs.nonzero_bases_prob):
+        return {name: 0 for name in BASE_NAMES}
+    mask = -1 if chance(rng, knobs.unaligned_bases_prob) else ~63
+    return {name: (window + (below(rng, 1 << 12) & mask)) if chance(rng, 0.8) else 0
+            for name in BASE_NAMES}
+
+
+def place(rng: np.random.Generator, knobs: GenKnobs, cfg: VtaConfig,
+          sizes: Mapping[str, int]) -> Placement:
+    """Place pools of ``sizes`` bytes (keys of BASE_OF_POOL) without overlap."""
+    window = (below(rng, WINDOW_TOP >> 12) << 12) if chance(rng, knobs.high_addr_prob) \
+        else below(rng, 64) << 12
+    bases = _bases(rng, knobs, window)
+    elem = element_bytes(cfg)
+    names = list(BASE_OF_POOL)
+    cursor = window + (1 << 12) + below(rng, 64) * 16
+    starts, offsets = {}, {}
+    for n in rng.permutation(len(names)):
+        name = names[int(n)]
+        base = bases[BASE_OF_POOL[name]] if BASE_OF_POOL[name] else 0
+        lowest = max(cursor + below(rng, 4) * 64, base)
+        start = lowest + (base - lowest) % elem[name]
+        starts[name], offsets[name] = start, (start - base) // elem[name]
+        cursor = start + sizes[name]
+    if cursor > ADDR_LIMIT:
+        raise AssertionError(f"layout: pools end at {cursor:#x}, beyond 4 GiB")
+    return Placement(bases, starts, offsets)
+
+
+def relocate(insns: list[dict[str, int]], placement: Placement) -> None:
+    """Turn pool-relative dram_base of every LOAD/STORE into the element address from its base."""
+    for insn in insns:
+        if insn["opcode"] in (Opcode.LOAD, Opcode.STORE):
+            insn["dram_base"] += placement.offsets[POOL_OF_TYPE[MemType(insn["memory_type"])]]

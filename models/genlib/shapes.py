@@ -1,0 +1,132 @@
+"""Random shapes that stay inside an SRAM window: LOAD/STORE tiles, micro-op loops, immediates.
+
+A window is ``(lo, size)``: the SRAM entries [lo, lo+size) a stage owns. Everything drawn
+here keeps every index it can touch inside its window, so no instruction overflows a
+buffer and no access strays into a slot that another module may be using.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.genlib.knobs import GenKnobs
+from models.genlib.rand import below, between, chance, pick
+from models.isa import AluOp
+
+Window = tuple[int, int]
+PAD_FIELDS = ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1")
+PAD_MAX = 15
+
+
+@dataclass
+class MemShape:
+    """A 2-D LOAD/STORE tile: sizes, stride and pads (SRAM footprint X*Y at sram_base)."""
+
+    sram_base: int
+    y_size: int
+    x_size: int
+    x_stride: int
+    pads: tuple[int, int, int, int]   # y_pad_0, y_pad_1, x_pad_0, x_pad_1
+
+    def fields(self) -> dict[str, int]:
+        out = {"sram_base": self.sram_base, "y_size": self.y_size, "x_size": self.x_size,
+               "x_stride": self.x_stride}
+        out.update(zip(PAD_FIELDS, self.pads))
+        return out
+
+
+def _pads(rng: np.random.Generator, knobs: GenKnobs, size: int) -> list[int]:
+    """Pad fields drawn for coverage, then dropped at random until a 1x1 core fits."""
+    pads = [0, 0, 0, 0]
+    for n in range(4):
+        if chance(rng, knobs.pad_prob):
+            pads[n] = PAD_MAX if chance(rng, knobs.pad15_prob) else between(rng, (1, PAD_MAX - 1))
+    while (pads[0] + pads[1] + 1) * (pads[2] + pads[3] + 1) > size:
+        nonzero = [n for n in range(4) if pads[n]]
+        pads[nonzero[below(rng, len(nonzero))]] = 0
+    return pads
+
+
+def mem_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window, padded: bool) -> MemShape:
+    """A tile whose padded footprint fits the window; pads only when ``padded`` (LOAD)."""
+    lo, size = window
+    pads = _pads(rng, knobs, size) if padded else [0, 0, 0, 0]
+    py, px = pads[0] + pads[1], pads[2] + pads[3]
+    y = min(between(rng, knobs.y_size), size // (px + 1) - py)
+    x = min(between(rng, knobs.x_size), size // (py + y) - px)
+    footprint = (py + y) * (px + x)
+    stride = x + (between(rng, knobs.x_stride_extra) if chance(rng, knobs.stride_extra_prob) else 0)
+    if chance(rng, knobs.zero_size_prob):
+        x = 0
+    return MemShape(lo + below(rng, size - footprint + 1), y, x, stride, tuple(pads))
+
+
+def _factors(rng: np.random.Generator, knobs: GenKnobs, iters: tuple[int, int], size: int) -> tuple[int, int]:
+    """(factor_out, factor_in) whose loop span stays below ``size``."""
+    io, ii = iters
+    kind = pick(rng, knobs.factor_weights)
+    fo, fi = {0: (0, 0), 1: (ii, 1), 2: (1, io)}.get(kind, (-1, -1))
+    if kind == 3 or (io - 1) * fo + (ii - 1) * fi >= size:
+        fo = below(rng, (size - 1) // (io - 1) + 1) if io > 1 else below(rng, size)
+        room = size - 1 - (io - 1) * fo if io > 1 else size - 1
+        fi = below(rng, room // (ii - 1) + 1) if ii > 1 else below(rng, size)
+    return fo, fi
+
+
+def _iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[int, int, int]:
+    """(iter_out, iter_in, micro-ops) with their product at most max_loop_work."""
+    io = 1 if chance(rng, knobs.iter_one_prob) else between(rng, knobs.iter_out)
+    ii = 1 if chance(rng, knobs.iter_one_prob) else between(rng, knobs.iter_in)
+    nu = min(between(rng, knobs.uops), max_uops)
+    while io * ii * nu > knobs.max_loop_work:
+        if nu >= max(io, ii):
+            nu -= 1
+        elif io >= ii:
+            io -= 1
+        else:
+            ii -= 1
+    return io, ii, max(nu, 1)
+
+
+@dataclass
+class Loop:
+    """The loop fields of a GEMM/ALU and the micro-ops it runs."""
+
+    fields: dict[str, int]
+    uops: list[dict[str, int]]
+
+
+def loop(rng: np.random.Generator, knobs: GenKnobs, dst: Window, src: Window,
+         wgt: Window | None, max_uops: int) -> Loop:
+    """Loops and at most ``max_uops`` micro-ops whose every dst/src/wgt index stays in its window.
+
+    ``wgt`` is None for an ALU, whose micro-ops leave wgt_idx at 0 and whose src indexes ACC.
+    """
+    io, ii, nu = _iters(rng, knobs, max_uops)
+    fields = {"iter_out": io, "iter_in": ii}
+    dims = [("dst", dst), ("src", src)] + ([("wgt", wgt)] if wgt is not None else [])
+    spans: dict[str, tuple[int, int]] = {}
+    for name, (lo, size) in dims:
+        fo, fi = _factors(rng, knobs, (io, ii), size)
+        fields[f"{name}_factor_out"], fields[f"{name}_factor_in"] = fo, fi
+        spans[name] = (lo, size - ((io - 1) * fo + (ii - 1) * fi))
+    uops = []
+    for _ in range(nu):
+        uop = {"dst_idx": 0, "src_idx": 0, "wgt_idx": 0}
+        for name, (lo, room) in spans.items():
+            uop[f"{name}_idx"] = lo + below(rng, room)
+        uops.append(uop)
+    return Loop(fields, uops)
+
+
+def alu_imm(rng: np.random.Generator, knobs: GenKnobs, op: int, acc_width: int) -> int:
+    """An immediate: the corner values often, else small or full-range values."""
+    if chance(rng, knobs.imm_special_prob):
+        specials = [0, 1, -1, -32768, 32767]
+        if op == AluOp.SHR:
+            specials += [acc_width - 1, -(acc_width - 1), acc_width, -acc_width]
+        return specials[below(rng, len(specials))]
+    if op == AluOp.SHR or chance(rng, 0.5):
+        return int(rng.integers(-acc_width, acc_width + 1))
+    return int(rng.integers(-32768, 32768))

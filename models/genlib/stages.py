@@ -1,0 +1,215 @@
+"""Instructions of each stage, with token flags where the plan says and where it is legal.
+
+A stage only touches the SRAM windows of its tile (see plan.py for why that is race-free).
+Within a stage the pop of a token that guards a slot goes on or before the first
+instruction that needs the slot, and the push that releases a slot on or after the last
+instruction that uses it; ``token_eager`` decides between the latest pop / earliest push
+and a random legal position, which varies how long modules overlap.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from models.config import VtaConfig
+from models.genlib.knobs import GenKnobs
+from models.genlib.plan import Tile
+from models.genlib.pools import OutPool, ReadPool, UopPool
+from models.genlib.rand import below, between, chance, pick
+from models.genlib.shapes import Loop, Window, alu_imm, loop, mem_shape
+from models.isa import AluOp, MemType, Opcode
+
+Insn = dict[str, int]
+GEMM, ALU, LOAD_ACC, LOAD_ACC8 = range(4)
+
+
+@dataclass
+class TileWindows:
+    """The SRAM windows a tile works on (inp and wgt are None without GEMMs)."""
+
+    acc: Window
+    inp: Window | None
+    wgt: Window | None
+
+
+@dataclass
+class Pools:
+    """Every DRAM pool of one program, by memory type of the instruction that uses it."""
+
+    inp: ReadPool
+    wgt: ReadPool
+    acc: ReadPool
+    acc8: ReadPool
+    uop: UopPool
+    out: OutPool
+
+    @classmethod
+    def empty(cls) -> "Pools":
+        return cls(ReadPool(), ReadPool(), ReadPool(), ReadPool(), UopPool(), OutPool())
+
+
+def _slot(depth: int, slots: int, n: int) -> Window:
+    lo, hi = n * depth // slots, (n + 1) * depth // slots
+    return lo, hi - lo
+
+
+def _set_pop(rng: np.random.Generator, knobs: GenKnobs, insns: list[Insn], flag: str, latest: int) -> None:
+    at = latest if chance(rng, knobs.token_eager) else below(rng, latest + 1)
+    insns[at][flag] = 1
+
+
+def _set_push(rng: np.random.Generator, knobs: GenKnobs, insns: list[Insn], flag: str, earliest: int) -> None:
+    at = earliest if chance(rng, knobs.token_eager) else earliest + below(rng, len(insns) - earliest)
+    insns[at][flag] = 1
+
+
+class StageBuilder:
+    """Builds the stages of one program; owns the DRAM pools and the micro-op SRAM cursor."""
+
+    def __init__(self, rng: np.random.Generator, cfg: VtaConfig, knobs: GenKnobs,
+                 inp_slots: int, acc_slots: int) -> None:
+        self.rng, self.cfg, self.knobs = rng, cfg, knobs
+        self.inp_slots, self.acc_slots = inp_slots, acc_slots
+        self.pools = Pools.empty()
+        self.uop_cursor = below(rng, cfg.uop_depth)
+
+    # --- windows --------------------------------------------------------------------
+    def _window(self, slot: Window) -> Window:
+        lo, size = slot
+        width = min(between(self.rng, self.knobs.window), size)
+        return lo + below(self.rng, size - width + 1), width
+
+    def windows(self, tile: Tile) -> TileWindows:
+        """Random windows inside the tile's slots (so high SRAM indices get exercised too)."""
+        acc = self._window(_slot(self.cfg.acc_depth, self.acc_slots, tile.acc))
+        if not tile.gemm:
+            return TileWindows(acc, None, None)
+        inp = self._window(_slot(self.cfg.inp_depth, self.inp_slots, tile.inp))
+        wgt = self._window(_slot(self.cfg.wgt_depth, self.inp_slots, tile.inp))
+        return TileWindows(acc, inp, wgt)
+
+    # --- single instructions ------------------------------------------------------------
+    def _load(self, mem_type: MemType, window: Window, pool: ReadPool) -> Insn:
+        shape = mem_shape(self.rng, self.knobs, window, padded=True)
+        dram = pool.place(self.rng, shape.y_size, shape.x_size, shape.x_stride)
+        return {"opcode": Opcode.LOAD, "memory_type": mem_type, "dram_base": dram, **shape.fields()}
+
+    def _load_uops(self, uops: list[dict[str, int]]) -> tuple[Insn, int]:
+        """A LOAD UOP of a fresh DRAM block; returns it and the SRAM index of its first uop."""
+        n = len(uops)
+        start = self.uop_cursor if self.uop_cursor + n <= self.cfg.uop_depth else 0
+        self.uop_cursor = start + n + below(self.rng, 3)
+        dram = self.pools.uop.append(uops)
+        return ({"opcode": Opcode.LOAD, "memory_type": MemType.UOP, "sram_base": start,
+                 "dram_base": dram, "y_size": 1, "x_size": n, "x_stride": n}, start)
+
+    def _gemm(self, win: TileWindows) -> tuple[Insn, Loop]:
+        body = loop(self.rng, self.knobs, win.acc, win.inp, win.wgt, self.cfg.uop_depth)
+        return {"opcode": Opcode.GEMM, "reset_reg": int(chance(self.rng, self.knobs.reset_prob)),
+                **body.fields}, body
+
+    def _alu(self, win: TileWindows) -> tuple[Insn, Loop]:
+        body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.cfg.uop_depth)
+        return {"opcode": Opcode.ALU, **self._alu_op(), **body.fields}, body
+
+    def _alu_op(self) -> dict[str, int]:
+        op = pick(self.rng, self.knobs.alu_op_weights)
+        use_imm = chance(self.rng, self.knobs.use_imm_prob)
+        imm = alu_imm(self.rng, self.knobs, op, self.cfg.acc_width) if use_imm else 0
+        return {"alu_opcode": AluOp(op), "use_imm": int(use_imm), "imm": imm}
+
+    # --- stages -----------------------------------------------------------------------
+    def load_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
+        """LOAD INP/WGT into the tile's input windows; pops C2L first, pushes L2C last."""
+        insns = []
+        for _ in range(tile.loads):
+            if pick(self.rng, (self.knobs.w_load_inp, self.knobs.w_load_wgt)) == 0:
+                insns.append(self._load(MemType.INP, win.inp, self.pools.inp))
+            else:
+                insns.append(self._load(MemType.WGT, win.wgt, self.pools.wgt))
+        if tile.load_pops_from >= 0:
+            insns[0]["pop_next_dep"] = 1
+        insns[-1]["push_next_dep"] = 1
+        return insns
+
+    def _compute_kinds(self, tile: Tile) -> list[int]:
+        k = self.knobs
+        weights = (k.w_gemm if tile.gemm else 0.0, k.w_alu, k.w_load_acc, k.w_load_acc8)
+        kinds = [pick(self.rng, weights) for _ in range(between(self.rng, k.compute_ops))]
+        if tile.gemm and GEMM not in kinds:
+            kinds[below(self.rng, len(kinds))] = GEMM
+        return kinds
+
+    def compute_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
+        """ACC loads, GEMMs and ALUs on the tile's windows, with their LOAD UOPs."""
+        ops: list[tuple[Insn, Loop | None]] = []     # None: no new micro-ops (reuse or LOAD ACC)
+        for kind in self._compute_kinds(tile):
+            prev = ops[-1][0] if ops else None
+            if kind in (LOAD_ACC, LOAD_ACC8):
+                mem, pool = (MemType.ACC, self.pools.acc) if kind == LOAD_ACC else (MemType.ACC_8BIT, self.pools.acc8)
+                ops.append((self._load(mem, win.acc, pool), None))
+            elif prev is not None and prev["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
+                    and chance(self.rng, self.knobs.uop_reuse_prob):
+                again = dict(prev)
+                if kind == GEMM:
+                    again["reset_reg"] = int(chance(self.rng, self.knobs.reset_prob))
+                else:
+                    again.update(self._alu_op())
+                ops.append((again, None))
+            else:
+                ops.append(self._gemm(win) if kind == GEMM else self._alu(win))
+        insns = self._with_uop_loads(ops)
+        self._compute_flags(tile, insns)
+        return insns
+
+    def _with_uop_loads(self, ops: list[tuple[Insn, Loop | None]]) -> list[Insn]:
+        """Insert LOAD UOPs: one for the whole stage, or one before each op with new micro-ops.
+
+        A reused op repeats the previous op's uop_bgn/uop_end, which no LOAD UOP has
+        overwritten since (only the directly preceding op is ever reused).
+        """
+        total = sum(len(body.uops) for _, body in ops if body is not None)
+        merged = 0 < total <= self.cfg.uop_depth and chance(self.rng, self.knobs.uop_merge_prob)
+        insns: list[Insn] = []
+        if merged:
+            load, cursor = self._load_uops([u for _, body in ops if body is not None for u in body.uops])
+            insns.append(load)
+        last_range: tuple[int, int] = (0, 0)
+        for insn, body in ops:
+            if body is not None:
+                if not merged:
+                    load, cursor = self._load_uops(body.uops)
+                    insns.append(load)
+                last_range = (cursor, cursor + len(body.uops))
+                cursor += len(body.uops)
+            if insn["opcode"] in (Opcode.GEMM, Opcode.ALU):
+                insn["uop_bgn"], insn["uop_end"] = last_range
+            insns.append(insn)
+        return insns
+
+    def _compute_flags(self, tile: Tile, insns: list[Insn]) -> None:
+        writers = [n for n, i in enumerate(insns)       # all but LOAD UOP write ACC
+                   if not (i["opcode"] == Opcode.LOAD and i["memory_type"] == MemType.UOP)]
+        gemms = [n for n, i in enumerate(insns) if i["opcode"] == Opcode.GEMM]
+        if tile.load:
+            _set_pop(self.rng, self.knobs, insns, "pop_prev_dep", gemms[0])
+        if tile.compute_pops_from >= 0:
+            _set_pop(self.rng, self.knobs, insns, "pop_next_dep", writers[0])
+        if tile.compute_pushes_c2l:
+            _set_push(self.rng, self.knobs, insns, "push_prev_dep", gemms[-1])
+        if tile.store:
+            _set_push(self.rng, self.knobs, insns, "push_next_dep", writers[-1])
+
+    def store_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
+        """STOREs of the tile's ACC window to fresh output blocks; pops C2S, may push S2C."""
+        insns = []
+        for _ in range(tile.stores):
+            shape = mem_shape(self.rng, self.knobs, win.acc, padded=False)
+            dram = self.pools.out.place(self.rng, shape.y_size, shape.x_size, shape.x_stride)
+            insns.append({"opcode": Opcode.STORE, "memory_type": MemType.OUT, "dram_base": dram,
+                          **shape.fields()})
+        insns[0]["pop_prev_dep"] = 1
+        if tile.store_pushes_s2c:
+            insns[-1]["push_prev_dep"] = 1
+        return insns
