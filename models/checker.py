@@ -14,11 +14,12 @@ by dependency tokens:
 
 Decisions where the spec leaves room (documented in :data:`RULES` and here):
 
-* A module takes the next command out of its command queue when it is idle (freeing the
-  slot), waits until *all* tokens it pops are present and takes them together, executes,
-  then waits until *every* counter it pushes has room and pushes them together.
-* Undecodable instructions (opcode 5..7) are consumed by fetch and dispatched nowhere;
-  set dependency flags that a module has no queue for are ignored by the token model.
+* As in the RTL, a module takes the next command out of its command queue when idle
+  (freeing the slot), pops each named token as soon as it is there, executes once all are
+  popped, then pushes each token as soon as its counter has room.
+* Undecodable instructions (opcode 5..7) go to the compute module, as fetch dispatches
+  them in the RTL, and keep their dependency flags (they touch no memory); set flags that
+  a module has no queue for are ignored by the token model, as the RTL ignores them.
 * LOADs with an illegal memory type touch nothing; a STORE's footprint is computed as OUT
   whatever its memory_type says (the store module has only one buffer).
 * Data races are judged with the token protocol alone (unbounded queues); instructions
@@ -63,8 +64,10 @@ RULES: dict[str, str] = {
 
 MODULES = ("load", "compute", "store")
 MODULE_INDEX = {m: n for n, m in enumerate(MODULES)}
-#: Undecodable instructions belong to no module; findings name the fetch unit instead.
-FETCH = "fetch"
+#: Module named by findings about the whole program (index None).
+PROGRAM = "program"
+#: Bit of each dependency flag in the head every instruction shares, undecodable ones too.
+FLAG_BITS = {"pop_prev_dep": 3, "pop_next_dep": 4, "push_prev_dep": 5, "push_next_dep": 6}
 
 #: Token queue -> (producer, consumer).
 QUEUES: dict[str, tuple[str, str]] = {
@@ -251,11 +254,20 @@ class _Op:
 
 
 @dataclass
+class _Busy:
+    """The instruction a module has taken from its command queue and the tokens it still owes."""
+
+    op: _Op
+    phase: str                    # 'pop' (waiting for tokens) or 'push' (executed, pushing)
+    pending: list[str]            # queues still to pop (phase 'pop') or push (phase 'push')
+
+
+@dataclass
 class _SimResult:
     """Where a greedy run of the hardware stopped."""
 
     order: list[_Op]              # instructions in completion order
-    current: dict[str, tuple[_Op, str] | None]  # module -> (instruction, 'pop'|'push')
+    busy: dict[str, _Busy | None]
     fetch_at: _Op | None          # the instruction fetch could not dispatch
     counters: dict[str, int]
 
@@ -266,11 +278,14 @@ class _SimResult:
 def simulate(ops: Sequence[_Op], cmd_depth: int | None, token_depth: int | None) -> _SimResult:
     """Run fetch and the three modules greedily until nothing can move (None = unbounded).
 
-    Every step is persistent (single producer and consumer per queue), so whichever order
-    the steps are taken in, the run ends in the same place: this decides deadlock.
+    As the RTL does, a module takes its next command out of the queue when idle, pops each
+    named token as soon as that counter is non-zero, executes once all are popped, then
+    pushes each token as soon as that counter has room. Every step is persistent (single
+    producer and consumer per queue), so the order the steps are taken in does not change
+    where the run ends: this decides deadlock.
     """
     queues: dict[str, deque[_Op]] = {m: deque() for m in MODULES}
-    current: dict[str, tuple[_Op, str] | None] = {m: None for m in MODULES}
+    busy: dict[str, _Busy | None] = {m: None for m in MODULES}
     counters = {q: 0 for q in QUEUES}
     order: list[_Op] = []
     fetch = 0
@@ -283,26 +298,35 @@ def simulate(ops: Sequence[_Op], cmd_depth: int | None, token_depth: int | None)
             fetch += 1
             progress = True
         for m in MODULES:
-            if current[m] is None and queues[m]:
-                current[m] = (queues[m].popleft(), "pop")
+            if busy[m] is None and queues[m]:
+                op = queues[m].popleft()
+                busy[m] = _Busy(op, "pop", list(op.pops))
                 progress = True
-            if current[m] is not None and current[m][1] == "pop":
-                op = current[m][0]
-                if all(counters[q] > 0 for q in op.pops):
-                    for q in op.pops:
-                        counters[q] -= 1
-                    current[m] = (op, "push")
-                    progress = True
-            if current[m] is not None and current[m][1] == "push":
-                op = current[m][0]
-                if token_depth is None or all(counters[q] < token_depth for q in op.pushes):
-                    for q in op.pushes:
-                        counters[q] += 1
-                    order.append(op)
-                    current[m] = None
-                    progress = True
+            if busy[m] is not None:
+                progress |= _step(busy[m], counters, token_depth)
+                if busy[m].phase == "push" and not busy[m].pending:
+                    order.append(busy[m].op)
+                    busy[m] = None
     fetch_at = ops[fetch] if fetch < len(ops) else None
-    return _SimResult(order, current, fetch_at, counters)
+    return _SimResult(order, busy, fetch_at, counters)
+
+
+def _step(b: _Busy, counters: dict[str, int], token_depth: int | None) -> bool:
+    """Take every token step a busy module can take now; whether anything moved."""
+    moved = False
+    if b.phase == "pop":
+        for q in [q for q in b.pending if counters[q] > 0]:
+            counters[q] -= 1
+            b.pending.remove(q)
+            moved = True
+        if not b.pending:
+            b.phase, b.pending, moved = "push", list(b.op.pushes), True
+    if b.phase == "push":
+        for q in [q for q in b.pending if token_depth is None or counters[q] < token_depth]:
+            counters[q] += 1
+            b.pending.remove(q)
+            moved = True
+    return moved
 
 
 def vector_clocks(order: Sequence[_Op]) -> dict[int, np.ndarray]:
@@ -347,7 +371,7 @@ class _Checker:
     # -- findings --
     def add(self, index: int | None, rule: str, message: str) -> None:
         if index is None:
-            self.findings.append(Finding(None, FETCH, "", rule, message))
+            self.findings.append(Finding(None, PROGRAM, "", rule, message))
             return
         text = disasm(self.cfg, self.insns[index], self.words[index])
         self.findings.append(Finding(index, self.modules[index], text, rule, message))
@@ -362,10 +386,12 @@ class _Checker:
             insn = decode_insn(self.cfg, word) if word & 7 <= Opcode.ALU else None
             self.words.append(word)
             self.insns.append(insn)
-            self.modules.append(FETCH if insn is None else module_of(insn))
+            # Fetch sends whatever is not a LOAD of INP/WGT or a STORE to compute (as the RTL
+            # does), so an undecodable word still takes part in the token protocol there.
+            self.modules.append("compute" if insn is None else module_of(insn))
             if insn is None:
                 self.add(n, "illegal-opcode", f"opcode {word & 7} is not one of LOAD 0, STORE 1, "
-                                              f"GEMM 2, FINISH 3, ALU 4; fetch dispatches it nowhere")
+                                              f"GEMM 2, FINISH 3, ALU 4")
         if fit < insn_count:
             self.add(None, "index-overflow",
                      f"instructions {fit}..{insn_count - 1} at {self.insn_addr:#x} + 16*n lie "
@@ -516,16 +542,15 @@ class _Checker:
 
     # -- program-level rules --
     def build_ops(self) -> None:
+        """Token view of every instruction; flags a module has no queue for are ignored."""
         counts = {m: 0 for m in MODULES}
-        for n, insn in enumerate(self.insns):
-            if insn is None:
-                continue
+        for n, word in enumerate(self.words):
             m = self.modules[n]
             counts[m] += 1
-            pops = tuple(FLAG_QUEUE[m, f] for f in ("pop_prev_dep", "pop_next_dep")
-                         if insn[f] and (m, f) in FLAG_QUEUE)
-            pushes = tuple(FLAG_QUEUE[m, f] for f in ("push_prev_dep", "push_next_dep")
-                           if insn[f] and (m, f) in FLAG_QUEUE)
+            queues = {f: FLAG_QUEUE[m, f] for f, bit in FLAG_BITS.items()
+                      if word >> bit & 1 and (m, f) in FLAG_QUEUE}
+            pops = tuple(q for f, q in queues.items() if f.startswith("pop"))
+            pushes = tuple(q for f, q in queues.items() if f.startswith("push"))
             self.ops.append(_Op(n, m, counts[m], pops, pushes))
 
     def check_finish(self) -> None:
@@ -561,28 +586,25 @@ class _Checker:
         head = f"stuck with cmd_queue_depth={cmd_depth}, token_queue_depth={token_depth} ({cause}): "
         done = {op.index for op in finite.order}
         for m in MODULES:
-            if finite.current[m] is not None:
-                op, phase = finite.current[m]
-                self.add(op.index, "deadlock", head + self._stuck_reason(op, phase, finite, done,
-                                                                         token_depth))
+            if finite.busy[m] is not None:
+                busy = finite.busy[m]
+                self.add(busy.op.index, "deadlock", head + self._stuck_reason(busy, done, token_depth))
         if finite.fetch_at is not None:
             op = finite.fetch_at
             self.add(op.index, "deadlock", head + f"fetch cannot dispatch it: the {op.module} "
                                                   f"command queue is full ({cmd_depth} commands)")
 
-    def _stuck_reason(self, op: _Op, phase: str, sim: _SimResult, done: set[int],
-                      token_depth: int) -> str:
-        if phase == "pop":
-            empty = [q for q in op.pops if sim.counters[q] == 0]
+    def _stuck_reason(self, busy: _Busy, done: set[int], token_depth: int) -> str:
+        module = busy.op.module
+        if busy.phase == "pop":
             parts = []
-            for q in empty:
-                pending = sum(1 for o in self.ops if q in o.pushes and o.index not in done)
-                later = "" if pending else "; no instruction left pushes it"
-                parts.append(f"{q} is empty{later}")
-            return f"the {op.module} module waits to pop " + ", ".join(parts)
-        full = [q for q in op.pushes if sim.counters[q] >= token_depth]
-        return (f"the {op.module} module waits to push " +
-                ", ".join(f"{q} (full: {token_depth} tokens, consumer {QUEUES[q][1]})" for q in full))
+            for q in busy.pending:
+                left = any(q in o.pushes for o in self.ops if o.index not in done)
+                parts.append(f"{q} (empty{'' if left else '; no instruction left pushes it'})")
+            return f"the {module} module waits to pop " + ", ".join(parts)
+        return (f"the {module} module waits to push " +
+                ", ".join(f"{q} (full: {token_depth} tokens, consumer {QUEUES[q][1]})"
+                          for q in busy.pending))
 
     def _happens_before(self, a: int, b: int) -> bool:
         """Whether completed instruction a happens-before completed instruction b."""

@@ -168,7 +168,7 @@ def test_illegal_opcode_is_reported_and_the_rest_still_checked():
     dram.write(INSN_ADDR, bytes(raw))
     report = check_program(CFG, dram, INSN_ADDR, 4, BASES)
     assert where(report, "illegal-opcode") == [1]
-    assert report.insns[1] is None and report.modules[1] == "fetch"
+    assert report.insns[1] is None and report.modules[1] == "compute"
     assert ".word" in findings_of(report, "illegal-opcode")[0].disasm
     # The STORE still gets a footprint; nothing orders it before FINISH.
     assert report.footprints[2].dram_writes == [(0x40000, 4)]
@@ -244,7 +244,7 @@ def test_token_imbalance_names_queue_and_last_push():
 def test_pop_of_a_queue_nobody_pushes_is_a_deadlock():
     report = check([gemm(reset_reg=1, pop_next_dep=1), FINISH])
     assert where(report, "deadlock") == [0]
-    assert "S2C is empty; no instruction left pushes it" in findings_of(report, "deadlock")[0].message
+    assert "waits to pop S2C (empty; no instruction left pushes it)" in findings_of(report, "deadlock")[0].message
     assert "even with unbounded queues" in findings_of(report, "deadlock")[0].message
     assert where(report, "token-imbalance") == [0]
 
@@ -279,6 +279,16 @@ def test_deadlock_only_with_small_queue_depths():
     assert report.rules() == {"deadlock"}
     assert check(flood(), cmd_queue_depth=8, token_queue_depth=2).ok
     assert check(flood(), cmd_queue_depth=2, token_queue_depth=6).ok
+
+
+def test_tokens_are_popped_one_at_a_time_as_the_rtl_does():
+    # GEMM 0 takes the L2C token at once although S2C is still empty, which lets LOAD 1 push
+    # its token, the load queue drain and fetch reach STORE 5, which pushes S2C.
+    prog = [gemm(reset_reg=1, pop_prev_dep=1, pop_next_dep=1),
+            load(MemType.INP, push_next_dep=1), load(MemType.INP, sram=1, push_next_dep=1),
+            load(MemType.INP, sram=2), load(MemType.INP, sram=3),
+            store(push_prev_dep=1), gemm(reset_reg=1, pop_prev_dep=1), FINISH]
+    assert check(prog, cmd_queue_depth=1, token_queue_depth=1).ok
 
 
 def test_queue_depths_default_to_the_configuration():
