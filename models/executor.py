@@ -98,6 +98,8 @@ class ExecResult:
     store_rows holds one (instruction index, byte address, byte length) entry per
     contiguous DRAM span written by a STORE, in execution order, so that any byte of the
     output can be traced back to the STORE that last wrote it (:meth:`writer_of`).
+    sram holds the final SRAM buffers (uop words, inp, wgt, acc) and trace the instruction
+    indices in the order they ran, which differs from program order under a schedule.
     """
 
     dram: Dram
@@ -106,6 +108,7 @@ class ExecResult:
     counters: dict[str, int]
     finished: bool
     sram: dict[str, np.ndarray] = field(default_factory=dict, repr=False)
+    trace: list[int] = field(default_factory=list, repr=False)
     _paint: tuple[np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False)
 
     def _painted(self) -> tuple[np.ndarray, np.ndarray]:
@@ -230,6 +233,7 @@ class _Machine:
         }
         self.uop_fields = {f.name: (f.lsb, (1 << f.width) - 1) for f in layout(cfg, "uop")}
         self.store_rows: list[tuple[int, int, int]] = []
+        self.trace: list[int] = []
         self.counters = {k: 0 for k in ("insns", "loads", "stores", "gemms", "alus", "gemm_uops",
                                         "gemm_reset_uops", "alu_uops", "bytes_read",
                                         "bytes_written")}
@@ -242,6 +246,7 @@ class _Machine:
     def step(self, index: int, insn: Mapping[str, int]) -> None:
         """Execute one instruction (tokens are the scheduler's business)."""
         self.index, self.insn = index, insn
+        self.trace.append(index)
         self.counters["insns"] += 1
         op = insn["opcode"]
         if op == Opcode.LOAD:
@@ -584,7 +589,7 @@ def execute(cfg: VtaConfig, dram: Dram, insn_addr: int, insn_count: int,
     else:
         _run_scheduled(machine, program, schedule)
     return ExecResult(machine.dram, program, machine.store_rows, machine.counters,
-                      finished=True, sram=machine.sram)
+                      finished=True, sram=machine.sram, trace=machine.trace)
 
 
 def run_vector(vector: Vector, schedule: int | None = None) -> ExecResult:
