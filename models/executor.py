@@ -47,8 +47,8 @@ RULES: dict[str, str] = {
     "dram-range": "DRAM accesses must stay below 4 GiB",
     "insn-range": "the instruction stream must stay below 4 GiB",
     "no-finish": "the instruction stream must contain a FINISH",
-    "illegal-flag": "a dependency flag with no queue in its module (spec section 4)",
-    "deadlock": "no module can proceed: every waiting module lacks a token",
+    "illegal-flag": "every dependency flag set must name a token queue of its module",
+    "deadlock": "a module must not wait for a token that can never arrive",
 }
 
 #: Dependency flag -> token queue, per module (spec section 4); absent = illegal.
@@ -88,7 +88,7 @@ class ProgramError(ValueError):
         self.rule = rule
         self.detail = detail
         super().__init__(f"instruction {index} ({module}: {describe_insn(cfg, insn)}) "
-                         f"breaks rule '{rule}': {detail}")
+                         f"breaks rule '{rule}' ({RULES[rule]}): {detail}")
 
 
 @dataclass
@@ -100,6 +100,8 @@ class ExecResult:
     output can be traced back to the STORE that last wrote it (:meth:`writer_of`).
     sram holds the final SRAM buffers (uop words, inp, wgt, acc) and trace the instruction
     indices in the order they ran, which differs from program order under a schedule.
+    finished records that FINISH ran; execute() raises instead of returning a program that
+    never finishes, so its results always have it set.
     """
 
     dram: Dram
