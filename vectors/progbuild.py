@@ -32,10 +32,10 @@ DEFAULT_REGION = {"uop": 0x0000, "inp": 0x4000, "wgt": 0x8000, "acc": 0xC000, "a
 
 #: Legal dependency flags per module (spec section 4 table) and the queue each one uses.
 FLAG_QUEUE = {
-    ("load", "pop_next_dep"): ("pop", "C2L"), ("load", "push_next_dep"): ("push", "L2C"),
-    ("compute", "pop_prev_dep"): ("pop", "L2C"), ("compute", "pop_next_dep"): ("pop", "S2C"),
-    ("compute", "push_prev_dep"): ("push", "C2L"), ("compute", "push_next_dep"): ("push", "C2S"),
-    ("store", "pop_prev_dep"): ("pop", "C2S"), ("store", "push_prev_dep"): ("push", "S2C"),
+    ("load", "pop_next_dep"): "C2L", ("load", "push_next_dep"): "L2C",
+    ("compute", "pop_prev_dep"): "L2C", ("compute", "pop_next_dep"): "S2C",
+    ("compute", "push_prev_dep"): "C2L", ("compute", "push_next_dep"): "C2S",
+    ("store", "pop_prev_dep"): "C2S", ("store", "push_prev_dep"): "S2C",
 }
 
 Uop = tuple[int, int, int]  # (dst_idx, src_idx, wgt_idx)
@@ -218,7 +218,7 @@ class Program:
                         continue
                     if (module, flag) not in FLAG_QUEUE:
                         raise ProgramError(f"instruction {n}: {flag} is illegal on {module}")
-                    _, queue = FLAG_QUEUE[(module, flag)]
+                    queue = FLAG_QUEUE[(module, flag)]
                     count[queue] += 1 if order == "push" else -1
                     if count[queue] < 0:
                         raise ProgramError(f"instruction {n}: pops {queue} with no earlier push")
