@@ -2,10 +2,13 @@
 rule and instruction index chosen by hand, plus well-formed programs that must pass."""
 from __future__ import annotations
 
+import re
 import time
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from models.checker import RULES, CheckReport, check_program, check_vector, findings_of, merge_ranges
 from models.config import load_config
@@ -423,3 +426,103 @@ def test_token_free_program_reports_races_without_blowing_up():
     races = findings_of(report, "data-race")
     listed = [f for f in races if f.index is not None]
     assert len(listed) == 2 * 20 and sum(f.index is None for f in races) == 2
+
+
+# --- race detection against a brute-force reference ------------------------------------------
+def _random_insn(kind: int, a: int, b: int, flags: int) -> dict[str, int]:
+    """LOAD INP (reading DRAM that STOREs write), GEMM or STORE on a few shared entries."""
+    bit = [flags >> k & 1 for k in range(4)]
+    if kind == 0:
+        return load(MemType.INP, sram=a, dram=b, x=1 + (flags >> 4 & 1),
+                    pop_next_dep=bit[0], push_next_dep=bit[1])
+    if kind == 1:
+        return gemm(0, 1, iter_out=1 + a % 3, dst_factor_out=1, src_factor_out=1,
+                    reset_reg=b % 2, pop_prev_dep=bit[0], pop_next_dep=bit[1],
+                    push_prev_dep=bit[2], push_next_dep=bit[3])
+    return store(sram=a, dram=b, x=1 + (flags >> 4 & 1), pop_prev_dep=bit[0], push_prev_dep=bit[1])
+
+
+def _reference_accesses(insn: dict[str, int]) -> tuple[set, set]:
+    """(reads, writes) as sets of ('inp'|'acc'|'wgt', entry) and ('dram', byte), by hand."""
+    if insn["opcode"] == Opcode.LOAD:
+        x, d = insn["x_size"], BASES["out"] + 4 * insn["dram_base"]
+        return {("dram", d + k) for k in range(4 * x)}, {("inp", insn["sram_base"] + k) for k in range(x)}
+    if insn["opcode"] == Opcode.GEMM:
+        rows = range(insn["iter_out"])
+        acc = {("acc", o) for o in rows}
+        reads = set() if insn["reset_reg"] else acc | {("inp", o) for o in rows} | {("wgt", 0)}
+        return reads, acc
+    if insn["opcode"] == Opcode.FINISH:
+        return set(), set()
+    x, d = insn["x_size"], BASES["out"] + 4 * insn["dram_base"]
+    return {("acc", insn["sram_base"] + k) for k in range(x)}, {("dram", d + k) for k in range(4 * x)}
+
+
+def _reference_races(prog: list[dict[str, int]]) -> set[tuple[int, int]]:
+    """Racing pairs from an explicit happens-before graph and its transitive closure."""
+    from models.isa import module_of
+    modules = [module_of(i) for i in prog]
+    queue_of = {("load", "pop_next_dep"): "C2L", ("load", "push_next_dep"): "L2C",
+                ("compute", "pop_prev_dep"): "L2C", ("compute", "pop_next_dep"): "S2C",
+                ("compute", "push_prev_dep"): "C2L", ("compute", "push_next_dep"): "C2S",
+                ("store", "pop_prev_dep"): "C2S", ("store", "push_prev_dep"): "S2C"}
+    edges: dict[int, set[int]] = {n: set() for n in range(len(prog))}
+    last: dict[str, int] = {}
+    pushes: dict[str, list[int]] = {}
+    pops: dict[str, list[int]] = {}
+    for n, insn in enumerate(prog):
+        if modules[n] in last:
+            edges[last[modules[n]]].add(n)
+        last[modules[n]] = n
+        for (m, flag), q in queue_of.items():
+            if m == modules[n] and insn.get(flag):
+                (pushes if flag.startswith("push") else pops).setdefault(q, []).append(n)
+    for q, ps in pushes.items():
+        for p, c in zip(ps, pops.get(q, [])):
+            edges[p].add(c)
+
+    def reach(n: int) -> set[int]:
+        seen, todo = set(), [n]
+        while todo:
+            for m in edges[todo.pop()] - seen:
+                seen.add(m)
+                todo.append(m)
+        return seen
+
+    # Only instructions that can run with unbounded queues take part: a least fixpoint of
+    # "every happens-before predecessor can run" (a pop without its push never can).
+    preds = {n: {m for m in edges if n in edges[m]} for n in edges}
+    unmatched = {c for q, cs in pops.items() for c in cs[len(pushes.get(q, [])):]}
+    runs: set[int] = set()
+    while True:
+        more = {n for n in edges if n not in runs and n not in unmatched and preds[n] <= runs}
+        if not more:
+            break
+        runs |= more
+    after = [reach(n) for n in range(len(prog))]
+    access = [_reference_accesses(i) for i in prog]
+    races = set()
+    for a in sorted(runs):
+        for b in sorted(runs):
+            (ra, wa), (rb, wb) = access[a], access[b]
+            conflict = wa & (rb | wb) or wb & ra
+            if a < b and modules[a] != modules[b] and conflict and b not in after[a] and a not in after[b]:
+                races.add((a, b))
+    return races
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.integers(0, 3),
+                          st.integers(0, 31)), min_size=1, max_size=14))
+def test_races_match_a_brute_force_happens_before_reference(spec):
+    prog = [_random_insn(*s) for s in spec] + [FINISH]
+    same_dram = {**BASES, "inp": BASES["out"]}   # LOAD INP element k = OUT element k
+    report = check_program(CFG, image(prog), INSN_ADDR, len(prog), same_dram,
+                           cmd_queue_depth=64, token_queue_depth=255)
+    races = findings_of(report, "data-race")
+    assume(all(f.index is not None for f in races))
+    found = set()
+    for f in races:
+        w, x = map(int, re.findall(r"insn (\d+) \[", f.message))
+        found.add((min(w, x), max(w, x)))
+    assert found == _reference_races(prog)
