@@ -30,13 +30,12 @@ from typing import Callable
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT.parent))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT.parent))  # run as a script from anywhere: models/ and vectors/
 
 from models.config import VtaConfig, load_config  # noqa: E402
 from models.isa import AluOp, uops_to_bytes  # noqa: E402
 from models.vector import Vector, save_vector  # noqa: E402
-from progbuild import Program, UopRange, as_bytes  # noqa: E402
+from vectors.progbuild import Program, UopRange, as_bytes  # noqa: E402
 
 SMALL = load_config("small")
 DEFAULT = load_config("default")
@@ -189,7 +188,12 @@ VECTORS: list[tuple[str, Callable[[str], Vector]]] = []
 
 
 def vector(name: str) -> Callable[[Callable[[str], Vector]], Callable[[str], Vector]]:
-    """Register a vector generator under its directory name."""
+    """Register a vector generator under its directory name.
+
+    Generators take the name (it seeds their random data) and return the Vector; the
+    description each passes to Program.build is its documentation and goes into the
+    manifest and the README.
+    """
     def register(fn: Callable[[str], Vector]) -> Callable[[str], Vector]:
         VECTORS.append((name, fn))
         return fn
