@@ -20,8 +20,8 @@ class GenKnobs:
     """Distribution of generated programs (see the field comments)."""
 
     # --- program shape: a program is a sequence of tiles (load, compute, store stages)
-    tiles: tuple[int, int] = (2, 7)
-    compute_ops: tuple[int, int] = (1, 6)        # GEMM/ALU/LOAD ACC ops per compute stage
+    tiles: tuple[int, int] = (2, 10)
+    compute_ops: tuple[int, int] = (1, 8)        # GEMM/ALU/LOAD ACC ops per compute stage
     loads_per_stage: tuple[int, int] = (1, 3)    # LOAD INP/WGT per load stage (0: no stage)
     stores_per_stage: tuple[int, int] = (1, 3)
     store_stage_prob: float = 0.9                # a tile stores its results (the last always does)
@@ -44,12 +44,12 @@ class GenKnobs:
     pad15_prob: float = 0.3                      # a non-zero pad is the maximum, 15
     zero_size_prob: float = 0.03                 # a LOAD/STORE has x_size 0 (a no-op)
     # --- micro-op loops
-    uops: tuple[int, int] = (1, 6)
-    iter_out: tuple[int, int] = (1, 4)
-    iter_in: tuple[int, int] = (1, 4)
+    uops: tuple[int, int] = (1, 8)
+    iter_out: tuple[int, int] = (1, 6)
+    iter_in: tuple[int, int] = (1, 6)
     iter_one_prob: float = 0.35                  # iter_out (and, separately, iter_in) is 1
     factor_weights: tuple[float, float, float, float] = (1.0, 2.0, 1.0, 2.0)  # zero, dense, transposed, random
-    max_loop_work: int = 48                      # iter_out * iter_in * micro-ops per instruction
+    max_loop_work: int = 96                      # iter_out * iter_in * micro-ops per instruction
     uop_merge_prob: float = 0.4                  # one LOAD UOP for a whole compute stage
     uop_reuse_prob: float = 0.15                 # an op reuses the previous op's micro-ops and loops
     # --- ALU
@@ -106,11 +106,10 @@ class GenKnobs:
         def prob(lo: float, hi: float) -> float:
             return round(float(rng.uniform(lo, hi)), 3)
 
-        uops_hi = between(rng, (1, 8))
         return replace(
             cls(),
-            tiles=(2, between(rng, (3, 8))),
-            compute_ops=(1, between(rng, (2, 7))),
+            tiles=(2, between(rng, (4, 12))),
+            compute_ops=(1, between(rng, (3, 10))),
             loads_per_stage=(1, between(rng, (1, 4))),
             stores_per_stage=(1, between(rng, (1, 3))),
             w_gemm=weight(), w_alu=weight(), w_load_acc=weight() / 2, w_load_acc8=weight() / 2,
@@ -122,9 +121,10 @@ class GenKnobs:
             stride_extra_prob=prob(0.0, 0.6),
             pad_prob=prob(0.1, 0.5),
             pad15_prob=prob(0.1, 0.5),
-            uops=(1, uops_hi),
-            iter_out=(1, between(rng, (1, 6))),
-            iter_in=(1, between(rng, (1, 6))),
+            uops=(1, between(rng, (2, 10))),
+            iter_out=(1, between(rng, (2, 8))),
+            iter_in=(1, between(rng, (2, 8))),
+            max_loop_work=int(rng.choice([32, 64, 96, 128])),
             iter_one_prob=prob(0.1, 0.6),
             uop_merge_prob=prob(0.0, 1.0),
             uop_reuse_prob=prob(0.0, 0.4),

@@ -63,11 +63,11 @@ def mem_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window, padded:
 
 
 def _factors(rng: np.random.Generator, knobs: GenKnobs, iters: tuple[int, int], size: int) -> tuple[int, int]:
-    """(factor_out, factor_in) whose loop span stays below ``size``."""
+    """(factor_out, factor_in) below ``size`` (so they fit their field) whose loop span does too."""
     io, ii = iters
     kind = pick(rng, knobs.factor_weights)
     fo, fi = {0: (0, 0), 1: (ii, 1), 2: (1, io)}.get(kind, (-1, -1))
-    if kind == 3 or (io - 1) * fo + (ii - 1) * fi >= size:
+    if kind == 3 or (io - 1) * fo + (ii - 1) * fi >= size or max(fo, fi) >= size:
         fo = below(rng, (size - 1) // (io - 1) + 1) if io > 1 else below(rng, size)
         room = size - 1 - (io - 1) * fo if io > 1 else size - 1
         fi = below(rng, room // (ii - 1) + 1) if ii > 1 else below(rng, size)
