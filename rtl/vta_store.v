@@ -1,0 +1,228 @@
+`default_nettype none
+// Store module (spec sections 3 and 4): executes STORE in program order. Per
+// instruction: pop C2S if pop_prev_dep, then for y < y_size, x < x_size write
+// OUT element (sram_base + y*x_size + x) to DRAM element
+// (dram_base + y*x_stride + x) at OUT_BASE, with exact byte strobes, then wait
+// for every write response, then push S2C if push_prev_dep. memory_type and
+// the pad fields are not looked at (a STORE always stores OUT).
+module vta_store #(
+    parameter integer LOG_B         = 3,
+    parameter integer LOG_OUT_BYTES = 4,
+    parameter integer LOG_ACC_DEPTH = 11
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+    // command queue
+    input  wire                          q_empty,
+    output wire                          q_pop,
+    input  wire [159:0]                  q_data,
+    // tokens
+    input  wire                          c2s_can_pop,
+    output wire                          c2s_pop,
+    input  wire                          s2c_can_push,
+    output wire                          s2c_push,
+    input  wire [31:0]                   out_base,
+    // OUT SRAM read port
+    output wire                          out_re,
+    output wire [LOG_ACC_DEPTH-1:0]      out_raddr,
+    input  wire [(8<<LOG_OUT_BYTES)-1:0] out_rdata,
+    // AXI write channels
+    output wire                          awvalid,
+    input  wire                          awready,
+    output wire [31:0]                   awaddr,
+    output wire [7:0]                    awlen,
+    output wire                          wvalid,
+    input  wire                          wready,
+    output wire [(8<<LOG_B)-1:0]         wdata,
+    output wire [(1<<LOG_B)-1:0]         wstrb,
+    output wire                          wlast,
+    input  wire                          bvalid,
+    output wire                          bready,
+    // status
+    output wire                          busy,
+    output wire                          stall,
+    output wire                          insn_done,
+    output wire [31:0]                   status,
+    output wire [31:0]                   insn_idx,
+    output wire [7:0]                    wr_outstanding
+);
+    localparam integer LA = LOG_ACC_DEPTH;
+    localparam integer EB = 8 << LOG_OUT_BYTES;
+    localparam [31:0]  LOB32 = LOG_OUT_BYTES;
+    localparam [3:0]   LESZ = LOB32[3:0];
+    localparam [1:0]   PH_IDLE = 2'd0, PH_POP = 2'd1, PH_EXEC = 2'd2, PH_PUSH = 2'd3;
+
+    reg [1:0]   phase;
+    reg [127:0] insn;
+    reg [31:0]  idx;
+    reg         pend_pop;
+    reg         pend_push;
+
+    wire [15:0] f_sram  = insn[25:10];
+    wire [31:0] f_dram  = insn[57:26];
+    wire [15:0] f_ysize = insn[79:64];
+    wire [15:0] f_xsize = insn[95:80];
+    wire [15:0] f_xstr  = insn[111:96];
+
+    assign q_pop     = (phase == PH_IDLE) && !q_empty;
+    assign c2s_pop   = (phase == PH_POP) && pend_pop && c2s_can_pop;
+    wire   pop_ok    = !pend_pop || c2s_can_pop;
+    wire   go        = (phase == PH_POP) && pop_ok;
+    assign s2c_push  = (phase == PH_PUSH) && pend_push && s2c_can_push;
+    wire   push_ok   = !pend_push || s2c_can_push;
+    assign insn_done = (phase == PH_PUSH) && push_ok;
+
+    wire exec_busy;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            phase     <= PH_IDLE;
+            insn      <= 128'd0;
+            idx       <= 32'd0;
+            pend_pop  <= 1'b0;
+            pend_push <= 1'b0;
+        end else begin
+            case (phase)
+                PH_IDLE: if (!q_empty) begin
+                    insn      <= q_data[127:0];
+                    idx       <= q_data[159:128];
+                    pend_pop  <= q_data[3];
+                    pend_push <= q_data[5];
+                    phase     <= PH_POP;
+                end
+                PH_POP: begin
+                    if (c2s_pop) pend_pop <= 1'b0;
+                    if (pop_ok) phase <= PH_EXEC;
+                end
+                PH_EXEC: if (!exec_busy) phase <= PH_PUSH;
+                default: begin
+                    if (s2c_push) pend_push <= 1'b0;
+                    if (push_ok) phase <= PH_IDLE;
+                end
+            endcase
+        end
+    end
+
+    // ---- address side: AW bursts; their lengths feed the W side ----
+    wire [31:0] addr0        = out_base + (f_dram << LESZ);
+    wire [31:0] row_bytes    = {16'd0, f_xsize} << LESZ;
+    wire [31:0] stride_bytes = {16'd0, f_xstr} << LESZ;
+    wire [15:0] nrows        = (f_xsize == 16'd0) ? 16'd0 : f_ysize;
+
+    wire       gen_valid;
+    wire       gen_busy;
+    wire       len_full;
+    wire       len_empty;
+    wire [7:0] len_head;
+    wire [7:0] len_count;
+    reg  [7:0] bpend;  // bursts issued whose response has not arrived
+
+    vta_burst_gen #(.LOG_B(LOG_B), .MAXB(256)) u_gen (
+        .clk(clk), .rst(rst), .start(go),
+        .addr0(addr0), .row_bytes(row_bytes), .stride_bytes(stride_bytes), .nrows(nrows),
+        .allow(1'b1),
+        .req_valid(gen_valid), .req_ready(awready && aw_room), .req_addr(awaddr), .req_len(awlen),
+        .busy(gen_busy)
+    );
+    // AWVALID may only rise while the length table has room; once high it
+    // stays high until accepted (the table does not fill meanwhile).
+    // Responses are counted in 8 bits, so at most 255 bursts await one.
+    wire   aw_room = !len_full && (bpend != 8'hFF);
+    assign awvalid = gen_valid && aw_room;
+    wire aw_fire = awvalid && awready;
+
+    wire w_fire;
+    reg  [7:0] wbeat;
+    assign wlast = (wbeat == len_head);
+    vta_fifo #(.WIDTH(8), .DEPTH(8)) u_len (
+        .clk(clk), .rst(rst), .clr(1'b0),
+        .push(aw_fire), .din(awlen), .full(len_full),
+        .pop(w_fire && wlast), .dout(len_head), .empty(len_empty), .count(len_count)
+    );
+
+    // ---- OUT SRAM reader: sequential elements into a small buffer ----
+    reg  [31:0] rd_left;
+    reg  [LA-1:0] rd_addr;
+    reg         rd_inflight;
+    wire        eb_full;
+    wire        eb_empty;
+    wire [7:0]  eb_count;
+    wire [EB-1:0] eb_dout;
+    wire        pk_ready;
+
+    wire rd_issue = (rd_left != 32'd0) && ({1'b0, eb_count} + {8'd0, rd_inflight} < 9'd3);
+    assign out_re    = rd_issue;
+    assign out_raddr = rd_addr;
+    wire [31:0] total = {16'd0, f_xsize} * {16'd0, f_ysize};
+
+    always @(posedge clk) begin
+        if (rst) begin
+            rd_left     <= 32'd0;
+            rd_addr     <= {LA{1'b0}};
+            rd_inflight <= 1'b0;
+        end else if (go) begin
+            rd_left     <= total;
+            rd_addr     <= f_sram[LA-1:0];
+            rd_inflight <= 1'b0;
+        end else begin
+            rd_inflight <= rd_issue;
+            if (rd_issue) begin
+                rd_left <= rd_left - 32'd1;
+                rd_addr <= rd_addr + 1'b1;
+            end
+        end
+    end
+
+    vta_fifo #(.WIDTH(EB), .DEPTH(3)) u_elems (
+        .clk(clk), .rst(rst), .clr(1'b0),
+        .push(rd_inflight), .din(out_rdata), .full(eb_full),
+        .pop(pk_ready), .dout(eb_dout), .empty(eb_empty), .count(eb_count)
+    );
+
+    // ---- elements -> beats with strobes ----
+    wire pk_valid;
+    wire pk_busy;
+    vta_pack #(.LOG_B(LOG_B), .LOG_E(LOG_OUT_BYTES)) u_pack (
+        .clk(clk), .rst(rst), .start(go),
+        .off0(addr0[LOG_B-1:0]), .stride_lo(stride_bytes[LOG_B-1:0]),
+        .xsize(f_xsize), .nrows(nrows),
+        .in_valid(!eb_empty), .in_ready(pk_ready), .in_data(eb_dout),
+        .out_valid(pk_valid), .out_ready(wready && !len_empty), .out_data(wdata), .out_strb(wstrb),
+        .busy(pk_busy)
+    );
+    // WVALID waits until the burst length is known (see AWVALID above).
+    assign wvalid = pk_valid && !len_empty;
+    assign w_fire = wvalid && wready;
+
+    always @(posedge clk) begin
+        if (rst) wbeat <= 8'd0;
+        else if (w_fire) wbeat <= wlast ? 8'd0 : wbeat + 8'd1;
+    end
+
+    // ---- write responses ----
+    assign bready = 1'b1;
+    always @(posedge clk) begin
+        if (rst) bpend <= 8'd0;
+        else bpend <= bpend + (aw_fire ? 8'd1 : 8'd0) - (bvalid ? 8'd1 : 8'd0);
+    end
+    assign wr_outstanding = bpend;
+
+    assign exec_busy = gen_busy || pk_busy || (rd_left != 32'd0) || rd_inflight || !eb_empty
+                       || !len_empty || (bpend != 8'd0);
+
+    // ---- status ----
+    assign busy  = (phase != PH_IDLE);
+    assign stall = ((phase == PH_POP) && !pop_ok) || ((phase == PH_PUSH) && !push_ok);
+    assign insn_idx = idx;
+    // [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type, [10] waiting for
+    // a C2S token, [12] waiting for room in S2C, [14] executing, [15] waiting
+    // for write responses only, [23:16] write bursts awaiting a response
+    assign status = {8'd0, bpend, (phase == PH_EXEC) && !gen_busy && !pk_busy && (bpend != 8'd0),
+                     (phase == PH_EXEC) && exec_busy, 1'b0,
+                     (phase == PH_PUSH) && pend_push && !s2c_can_push, 1'b0,
+                     (phase == PH_POP) && pend_pop && !c2s_can_pop,
+                     insn[9:7], insn[2:0], 1'b0, phase, busy};
+
+    wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn[127:112], insn[63:58], insn[6:3], q_data[6], q_data[4], total[31:0]};
+endmodule
+`default_nettype wire

@@ -1,0 +1,1 @@
+"""cocotb testbench for the VTA RTL (rtl/): runner, vector test, CLI (python -m tb.sim)."""

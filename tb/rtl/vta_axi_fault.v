@@ -1,0 +1,190 @@
+`default_nettype none
+// Test-only fault injector between the VTA and the testbench (never synthesised).
+// AXI4 memory port: DUT master side dm_* -> testbench slave side m_axi_gmem_*.
+// AXI4-Lite control port: testbench master side s_axi_control_* -> DUT slave side ds_*.
+// With fault == 0 every signal passes straight through. Other values model RTL bugs
+// that the testbench's checkers must catch (tb/uvm/faults.py names them):
+//   1 flip bit FLIP_BIT of AWADDR          (stray write)
+//   2 drop WLAST                           (protocol: beat count / WLAST)
+//   3 change WDATA while WVALID && !WREADY (protocol: payload stability)
+//   4 extra BVALID on the control port when a read address is accepted
+//                                          (protocol: response without request)
+//   5 move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
+//   6 drive AWADDR to X while AWVALID      (protocol: X on a valid channel; 4-state sims)
+module vta_axi_fault #(
+    parameter integer ID_W     = 1,
+    parameter integer ADDR_W   = 32,
+    parameter integer DATA_W   = 64,
+    parameter integer LITE_AW  = 16,
+    parameter integer FLIP_BIT = 16
+) (
+    input  wire                  ap_clk,
+    input  wire                  ap_rst_n,
+    input  wire [3:0]            tb_fault,
+    // AXI4 from the DUT (master)
+    input  wire [ID_W-1:0]       dm_awid,
+    input  wire [ADDR_W-1:0]     dm_awaddr,
+    input  wire [7:0]            dm_awlen,
+    input  wire [2:0]            dm_awsize,
+    input  wire [1:0]            dm_awburst,
+    input  wire                  dm_awvalid,
+    output wire                  dm_awready,
+    input  wire [DATA_W-1:0]     dm_wdata,
+    input  wire [DATA_W/8-1:0]   dm_wstrb,
+    input  wire                  dm_wlast,
+    input  wire                  dm_wvalid,
+    output wire                  dm_wready,
+    output wire [ID_W-1:0]       dm_bid,
+    output wire [1:0]            dm_bresp,
+    output wire                  dm_bvalid,
+    input  wire                  dm_bready,
+    input  wire [ID_W-1:0]       dm_arid,
+    input  wire [ADDR_W-1:0]     dm_araddr,
+    input  wire [7:0]            dm_arlen,
+    input  wire [2:0]            dm_arsize,
+    input  wire [1:0]            dm_arburst,
+    input  wire                  dm_arvalid,
+    output wire                  dm_arready,
+    output wire [ID_W-1:0]       dm_rid,
+    output wire [DATA_W-1:0]     dm_rdata,
+    output wire [1:0]            dm_rresp,
+    output wire                  dm_rlast,
+    output wire                  dm_rvalid,
+    input  wire                  dm_rready,
+    // AXI4 to the testbench memory (slave)
+    output wire [ID_W-1:0]       m_axi_gmem_awid,
+    output wire [ADDR_W-1:0]     m_axi_gmem_awaddr,
+    output wire [7:0]            m_axi_gmem_awlen,
+    output wire [2:0]            m_axi_gmem_awsize,
+    output wire [1:0]            m_axi_gmem_awburst,
+    output wire                  m_axi_gmem_awvalid,
+    input  wire                  m_axi_gmem_awready,
+    output wire [DATA_W-1:0]     m_axi_gmem_wdata,
+    output wire [DATA_W/8-1:0]   m_axi_gmem_wstrb,
+    output wire                  m_axi_gmem_wlast,
+    output wire                  m_axi_gmem_wvalid,
+    input  wire                  m_axi_gmem_wready,
+    input  wire [ID_W-1:0]       m_axi_gmem_bid,
+    input  wire [1:0]            m_axi_gmem_bresp,
+    input  wire                  m_axi_gmem_bvalid,
+    output wire                  m_axi_gmem_bready,
+    output wire [ID_W-1:0]       m_axi_gmem_arid,
+    output wire [ADDR_W-1:0]     m_axi_gmem_araddr,
+    output wire [7:0]            m_axi_gmem_arlen,
+    output wire [2:0]            m_axi_gmem_arsize,
+    output wire [1:0]            m_axi_gmem_arburst,
+    output wire                  m_axi_gmem_arvalid,
+    input  wire                  m_axi_gmem_arready,
+    input  wire [ID_W-1:0]       m_axi_gmem_rid,
+    input  wire [DATA_W-1:0]     m_axi_gmem_rdata,
+    input  wire [1:0]            m_axi_gmem_rresp,
+    input  wire                  m_axi_gmem_rlast,
+    input  wire                  m_axi_gmem_rvalid,
+    output wire                  m_axi_gmem_rready,
+    // AXI4-Lite from the testbench host (master)
+    input  wire [LITE_AW-1:0]    s_axi_control_awaddr,
+    input  wire                  s_axi_control_awvalid,
+    output wire                  s_axi_control_awready,
+    input  wire [31:0]           s_axi_control_wdata,
+    input  wire [3:0]            s_axi_control_wstrb,
+    input  wire                  s_axi_control_wvalid,
+    output wire                  s_axi_control_wready,
+    output wire [1:0]            s_axi_control_bresp,
+    output wire                  s_axi_control_bvalid,
+    input  wire                  s_axi_control_bready,
+    input  wire [LITE_AW-1:0]    s_axi_control_araddr,
+    input  wire                  s_axi_control_arvalid,
+    output wire                  s_axi_control_arready,
+    output wire [31:0]           s_axi_control_rdata,
+    output wire [1:0]            s_axi_control_rresp,
+    output wire                  s_axi_control_rvalid,
+    input  wire                  s_axi_control_rready,
+    // AXI4-Lite to the DUT (slave)
+    output wire [LITE_AW-1:0]    ds_awaddr,
+    output wire                  ds_awvalid,
+    input  wire                  ds_awready,
+    output wire [31:0]           ds_wdata,
+    output wire [3:0]            ds_wstrb,
+    output wire                  ds_wvalid,
+    input  wire                  ds_wready,
+    input  wire [1:0]            ds_bresp,
+    input  wire                  ds_bvalid,
+    output wire                  ds_bready,
+    output wire [LITE_AW-1:0]    ds_araddr,
+    output wire                  ds_arvalid,
+    input  wire                  ds_arready,
+    input  wire [31:0]           ds_rdata,
+    input  wire [1:0]            ds_rresp,
+    input  wire                  ds_rvalid,
+    output wire                  ds_rready
+);
+    localparam [ADDR_W-1:0] FLIP = {{(ADDR_W-1){1'b0}}, 1'b1} << FLIP_BIT;
+
+    // Toggles every cycle: XORed into WDATA while the beat waits, so it cannot stay stable.
+    reg wobble;
+    always @(posedge ap_clk) begin
+        if (!ap_rst_n) wobble <= 1'b0;
+        else           wobble <= ~wobble;
+    end
+
+    wire f_flip  = tb_fault == 4'd1;
+    wire f_wlast = tb_fault == 4'd2;
+    wire f_wdata = tb_fault == 4'd3;
+    wire f_bresp = tb_fault == 4'd4;
+    wire f_4k    = tb_fault == 4'd5;
+    wire f_xaddr = tb_fault == 4'd6;
+
+    wire [ADDR_W-1:0] aw_near_4k = {dm_awaddr[ADDR_W-1:12], 12'hFF8};
+    wire [ADDR_W-1:0] aw_faulty  = f_flip ? (dm_awaddr ^ FLIP) : f_4k ? aw_near_4k : dm_awaddr;
+
+    assign m_axi_gmem_awid    = dm_awid;
+    assign m_axi_gmem_awaddr  = f_xaddr ? {ADDR_W{1'bx}} : aw_faulty;
+    assign m_axi_gmem_awlen   = dm_awlen;
+    assign m_axi_gmem_awsize  = dm_awsize;
+    assign m_axi_gmem_awburst = dm_awburst;
+    assign m_axi_gmem_awvalid = dm_awvalid;
+    assign dm_awready         = m_axi_gmem_awready;
+    assign m_axi_gmem_wdata   = (f_wdata && !m_axi_gmem_wready && wobble)
+                                ? ~dm_wdata : dm_wdata;
+    assign m_axi_gmem_wstrb   = dm_wstrb;
+    assign m_axi_gmem_wlast   = dm_wlast & ~f_wlast;
+    assign m_axi_gmem_wvalid  = dm_wvalid;
+    assign dm_wready          = m_axi_gmem_wready;
+    assign dm_bid             = m_axi_gmem_bid;
+    assign dm_bresp           = m_axi_gmem_bresp;
+    assign dm_bvalid          = m_axi_gmem_bvalid;
+    assign m_axi_gmem_bready  = dm_bready;
+    assign m_axi_gmem_arid    = dm_arid;
+    assign m_axi_gmem_araddr  = dm_araddr;
+    assign m_axi_gmem_arlen   = dm_arlen;
+    assign m_axi_gmem_arsize  = dm_arsize;
+    assign m_axi_gmem_arburst = dm_arburst;
+    assign m_axi_gmem_arvalid = dm_arvalid;
+    assign dm_arready         = m_axi_gmem_arready;
+    assign dm_rid             = m_axi_gmem_rid;
+    assign dm_rdata           = m_axi_gmem_rdata;
+    assign dm_rresp           = m_axi_gmem_rresp;
+    assign dm_rlast           = m_axi_gmem_rlast;
+    assign dm_rvalid          = m_axi_gmem_rvalid;
+    assign m_axi_gmem_rready  = dm_rready;
+
+    assign ds_awaddr             = s_axi_control_awaddr;
+    assign ds_awvalid            = s_axi_control_awvalid;
+    assign s_axi_control_awready = ds_awready;
+    assign ds_wdata              = s_axi_control_wdata;
+    assign ds_wstrb              = s_axi_control_wstrb;
+    assign ds_wvalid             = s_axi_control_wvalid;
+    assign s_axi_control_wready  = ds_wready;
+    assign s_axi_control_bresp   = ds_bresp;
+    assign s_axi_control_bvalid  = ds_bvalid |
+                                   (f_bresp & s_axi_control_arvalid & s_axi_control_arready);
+    assign ds_bready             = s_axi_control_bready;
+    assign ds_araddr             = s_axi_control_araddr;
+    assign ds_arvalid            = s_axi_control_arvalid;
+    assign s_axi_control_arready = ds_arready;
+    assign s_axi_control_rdata   = ds_rdata;
+    assign s_axi_control_rresp   = ds_rresp;
+    assign s_axi_control_rvalid  = ds_rvalid;
+    assign ds_rready             = s_axi_control_rready;
+endmodule
+`default_nettype wire

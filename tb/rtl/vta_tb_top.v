@@ -1,0 +1,295 @@
+`default_nettype none
+// Test-only top level for the pyuvm testbench (tb/uvm): vta_top with the fault
+// injector of tb/rtl/vta_axi_fault.v on both AXI ports. Ports are vta_top's (minus the
+// constant AxLOCK/AxCACHE/AxPROT/AxQOS outputs) plus tb_fault; tb_fault = 0 is a plain
+// pass-through, so every test runs the real RTL through this one build.
+module vta_tb_top #(
+    parameter integer LOG_INP_WIDTH     = 3,
+    parameter integer LOG_WGT_WIDTH     = 3,
+    parameter integer LOG_ACC_WIDTH     = 5,
+    parameter integer LOG_BATCH         = 0,
+    parameter integer LOG_BLOCK         = 4,
+    parameter integer LOG_UOP_BUFF_SIZE = 15,
+    parameter integer LOG_INP_BUFF_SIZE = 15,
+    parameter integer LOG_WGT_BUFF_SIZE = 18,
+    parameter integer LOG_ACC_BUFF_SIZE = 17,
+    parameter integer LOG_BUS_WIDTH     = 6,
+    parameter integer CMD_QUEUE_DEPTH   = 8,
+    parameter integer TOKEN_QUEUE_DEPTH = 8
+) (
+    input  wire ap_clk,
+    input  wire ap_rst_n,
+    input  wire [3:0] tb_fault,
+    input  wire [15:0] s_axi_control_awaddr,
+    input  wire s_axi_control_awvalid,
+    output wire s_axi_control_awready,
+    input  wire [31:0] s_axi_control_wdata,
+    input  wire [3:0] s_axi_control_wstrb,
+    input  wire s_axi_control_wvalid,
+    output wire s_axi_control_wready,
+    output wire [1:0] s_axi_control_bresp,
+    output wire s_axi_control_bvalid,
+    input  wire s_axi_control_bready,
+    input  wire [15:0] s_axi_control_araddr,
+    input  wire s_axi_control_arvalid,
+    output wire s_axi_control_arready,
+    output wire [31:0] s_axi_control_rdata,
+    output wire [1:0] s_axi_control_rresp,
+    output wire s_axi_control_rvalid,
+    input  wire s_axi_control_rready,
+    output wire [0:0] m_axi_gmem_awid,
+    output wire [31:0] m_axi_gmem_awaddr,
+    output wire [7:0] m_axi_gmem_awlen,
+    output wire [2:0] m_axi_gmem_awsize,
+    output wire [1:0] m_axi_gmem_awburst,
+    output wire m_axi_gmem_awvalid,
+    input  wire m_axi_gmem_awready,
+    output wire [DW-1:0] m_axi_gmem_wdata,
+    output wire [DW/8-1:0] m_axi_gmem_wstrb,
+    output wire m_axi_gmem_wlast,
+    output wire m_axi_gmem_wvalid,
+    input  wire m_axi_gmem_wready,
+    input  wire [0:0] m_axi_gmem_bid,
+    input  wire [1:0] m_axi_gmem_bresp,
+    input  wire m_axi_gmem_bvalid,
+    output wire m_axi_gmem_bready,
+    output wire [0:0] m_axi_gmem_arid,
+    output wire [31:0] m_axi_gmem_araddr,
+    output wire [7:0] m_axi_gmem_arlen,
+    output wire [2:0] m_axi_gmem_arsize,
+    output wire [1:0] m_axi_gmem_arburst,
+    output wire m_axi_gmem_arvalid,
+    input  wire m_axi_gmem_arready,
+    input  wire [0:0] m_axi_gmem_rid,
+    input  wire [DW-1:0] m_axi_gmem_rdata,
+    input  wire [1:0] m_axi_gmem_rresp,
+    input  wire m_axi_gmem_rlast,
+    input  wire m_axi_gmem_rvalid,
+    output wire m_axi_gmem_rready
+);
+    localparam integer DW = 1 << LOG_BUS_WIDTH;
+
+    wire [0:0] dm_awid;
+    wire [31:0] dm_awaddr;
+    wire [7:0] dm_awlen;
+    wire [2:0] dm_awsize;
+    wire [1:0] dm_awburst;
+    wire dm_awvalid;
+    wire dm_awready;
+    wire [DW-1:0] dm_wdata;
+    wire [DW/8-1:0] dm_wstrb;
+    wire dm_wlast;
+    wire dm_wvalid;
+    wire dm_wready;
+    wire [0:0] dm_bid;
+    wire [1:0] dm_bresp;
+    wire dm_bvalid;
+    wire dm_bready;
+    wire [0:0] dm_arid;
+    wire [31:0] dm_araddr;
+    wire [7:0] dm_arlen;
+    wire [2:0] dm_arsize;
+    wire [1:0] dm_arburst;
+    wire dm_arvalid;
+    wire dm_arready;
+    wire [0:0] dm_rid;
+    wire [DW-1:0] dm_rdata;
+    wire [1:0] dm_rresp;
+    wire dm_rlast;
+    wire dm_rvalid;
+    wire dm_rready;
+    wire [15:0] ds_awaddr;
+    wire ds_awvalid;
+    wire ds_awready;
+    wire [31:0] ds_wdata;
+    wire [3:0] ds_wstrb;
+    wire ds_wvalid;
+    wire ds_wready;
+    wire [1:0] ds_bresp;
+    wire ds_bvalid;
+    wire ds_bready;
+    wire [15:0] ds_araddr;
+    wire ds_arvalid;
+    wire ds_arready;
+    wire [31:0] ds_rdata;
+    wire [1:0] ds_rresp;
+    wire ds_rvalid;
+    wire ds_rready;
+    wire [0:0] unused_lock_aw, unused_lock_ar;
+    wire [3:0] unused_cache_aw, unused_cache_ar, unused_qos_aw, unused_qos_ar;
+    wire [2:0] unused_prot_aw, unused_prot_ar;
+
+    vta_top #(
+        .LOG_INP_WIDTH(LOG_INP_WIDTH),
+        .LOG_WGT_WIDTH(LOG_WGT_WIDTH),
+        .LOG_ACC_WIDTH(LOG_ACC_WIDTH),
+        .LOG_BATCH(LOG_BATCH),
+        .LOG_BLOCK(LOG_BLOCK),
+        .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE),
+        .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE),
+        .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE),
+        .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE),
+        .LOG_BUS_WIDTH(LOG_BUS_WIDTH),
+        .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH),
+        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH)
+    ) u_vta (
+        .ap_clk(ap_clk),
+        .ap_rst_n(ap_rst_n),
+        .s_axi_control_awaddr(ds_awaddr),
+        .s_axi_control_awvalid(ds_awvalid),
+        .s_axi_control_awready(ds_awready),
+        .s_axi_control_wdata(ds_wdata),
+        .s_axi_control_wstrb(ds_wstrb),
+        .s_axi_control_wvalid(ds_wvalid),
+        .s_axi_control_wready(ds_wready),
+        .s_axi_control_bresp(ds_bresp),
+        .s_axi_control_bvalid(ds_bvalid),
+        .s_axi_control_bready(ds_bready),
+        .s_axi_control_araddr(ds_araddr),
+        .s_axi_control_arvalid(ds_arvalid),
+        .s_axi_control_arready(ds_arready),
+        .s_axi_control_rdata(ds_rdata),
+        .s_axi_control_rresp(ds_rresp),
+        .s_axi_control_rvalid(ds_rvalid),
+        .s_axi_control_rready(ds_rready),
+        .m_axi_gmem_awid(dm_awid),
+        .m_axi_gmem_awaddr(dm_awaddr),
+        .m_axi_gmem_awlen(dm_awlen),
+        .m_axi_gmem_awsize(dm_awsize),
+        .m_axi_gmem_awburst(dm_awburst),
+        .m_axi_gmem_awvalid(dm_awvalid),
+        .m_axi_gmem_awready(dm_awready),
+        .m_axi_gmem_wdata(dm_wdata),
+        .m_axi_gmem_wstrb(dm_wstrb),
+        .m_axi_gmem_wlast(dm_wlast),
+        .m_axi_gmem_wvalid(dm_wvalid),
+        .m_axi_gmem_wready(dm_wready),
+        .m_axi_gmem_bid(dm_bid),
+        .m_axi_gmem_bresp(dm_bresp),
+        .m_axi_gmem_bvalid(dm_bvalid),
+        .m_axi_gmem_bready(dm_bready),
+        .m_axi_gmem_arid(dm_arid),
+        .m_axi_gmem_araddr(dm_araddr),
+        .m_axi_gmem_arlen(dm_arlen),
+        .m_axi_gmem_arsize(dm_arsize),
+        .m_axi_gmem_arburst(dm_arburst),
+        .m_axi_gmem_arvalid(dm_arvalid),
+        .m_axi_gmem_arready(dm_arready),
+        .m_axi_gmem_rid(dm_rid),
+        .m_axi_gmem_rdata(dm_rdata),
+        .m_axi_gmem_rresp(dm_rresp),
+        .m_axi_gmem_rlast(dm_rlast),
+        .m_axi_gmem_rvalid(dm_rvalid),
+        .m_axi_gmem_rready(dm_rready),
+        .m_axi_gmem_awlock(unused_lock_aw),
+        .m_axi_gmem_awcache(unused_cache_aw),
+        .m_axi_gmem_awprot(unused_prot_aw),
+        .m_axi_gmem_awqos(unused_qos_aw),
+        .m_axi_gmem_arlock(unused_lock_ar),
+        .m_axi_gmem_arcache(unused_cache_ar),
+        .m_axi_gmem_arprot(unused_prot_ar),
+        .m_axi_gmem_arqos(unused_qos_ar)
+    );
+
+    vta_axi_fault #(.ID_W(1), .ADDR_W(32), .DATA_W(DW), .LITE_AW(16)) u_fault (
+        .ap_clk(ap_clk),
+        .ap_rst_n(ap_rst_n),
+        .tb_fault(tb_fault),
+        .dm_awid(dm_awid),
+        .m_axi_gmem_awid(m_axi_gmem_awid),
+        .dm_awaddr(dm_awaddr),
+        .m_axi_gmem_awaddr(m_axi_gmem_awaddr),
+        .dm_awlen(dm_awlen),
+        .m_axi_gmem_awlen(m_axi_gmem_awlen),
+        .dm_awsize(dm_awsize),
+        .m_axi_gmem_awsize(m_axi_gmem_awsize),
+        .dm_awburst(dm_awburst),
+        .m_axi_gmem_awburst(m_axi_gmem_awburst),
+        .dm_awvalid(dm_awvalid),
+        .m_axi_gmem_awvalid(m_axi_gmem_awvalid),
+        .dm_awready(dm_awready),
+        .m_axi_gmem_awready(m_axi_gmem_awready),
+        .dm_wdata(dm_wdata),
+        .m_axi_gmem_wdata(m_axi_gmem_wdata),
+        .dm_wstrb(dm_wstrb),
+        .m_axi_gmem_wstrb(m_axi_gmem_wstrb),
+        .dm_wlast(dm_wlast),
+        .m_axi_gmem_wlast(m_axi_gmem_wlast),
+        .dm_wvalid(dm_wvalid),
+        .m_axi_gmem_wvalid(m_axi_gmem_wvalid),
+        .dm_wready(dm_wready),
+        .m_axi_gmem_wready(m_axi_gmem_wready),
+        .dm_bid(dm_bid),
+        .m_axi_gmem_bid(m_axi_gmem_bid),
+        .dm_bresp(dm_bresp),
+        .m_axi_gmem_bresp(m_axi_gmem_bresp),
+        .dm_bvalid(dm_bvalid),
+        .m_axi_gmem_bvalid(m_axi_gmem_bvalid),
+        .dm_bready(dm_bready),
+        .m_axi_gmem_bready(m_axi_gmem_bready),
+        .dm_arid(dm_arid),
+        .m_axi_gmem_arid(m_axi_gmem_arid),
+        .dm_araddr(dm_araddr),
+        .m_axi_gmem_araddr(m_axi_gmem_araddr),
+        .dm_arlen(dm_arlen),
+        .m_axi_gmem_arlen(m_axi_gmem_arlen),
+        .dm_arsize(dm_arsize),
+        .m_axi_gmem_arsize(m_axi_gmem_arsize),
+        .dm_arburst(dm_arburst),
+        .m_axi_gmem_arburst(m_axi_gmem_arburst),
+        .dm_arvalid(dm_arvalid),
+        .m_axi_gmem_arvalid(m_axi_gmem_arvalid),
+        .dm_arready(dm_arready),
+        .m_axi_gmem_arready(m_axi_gmem_arready),
+        .dm_rid(dm_rid),
+        .m_axi_gmem_rid(m_axi_gmem_rid),
+        .dm_rdata(dm_rdata),
+        .m_axi_gmem_rdata(m_axi_gmem_rdata),
+        .dm_rresp(dm_rresp),
+        .m_axi_gmem_rresp(m_axi_gmem_rresp),
+        .dm_rlast(dm_rlast),
+        .m_axi_gmem_rlast(m_axi_gmem_rlast),
+        .dm_rvalid(dm_rvalid),
+        .m_axi_gmem_rvalid(m_axi_gmem_rvalid),
+        .dm_rready(dm_rready),
+        .m_axi_gmem_rready(m_axi_gmem_rready),
+        .s_axi_control_awaddr(s_axi_control_awaddr),
+        .ds_awaddr(ds_awaddr),
+        .s_axi_control_awvalid(s_axi_control_awvalid),
+        .ds_awvalid(ds_awvalid),
+        .s_axi_control_awready(s_axi_control_awready),
+        .ds_awready(ds_awready),
+        .s_axi_control_wdata(s_axi_control_wdata),
+        .ds_wdata(ds_wdata),
+        .s_axi_control_wstrb(s_axi_control_wstrb),
+        .ds_wstrb(ds_wstrb),
+        .s_axi_control_wvalid(s_axi_control_wvalid),
+        .ds_wvalid(ds_wvalid),
+        .s_axi_control_wready(s_axi_control_wready),
+        .ds_wready(ds_wready),
+        .s_axi_control_bresp(s_axi_control_bresp),
+        .ds_bresp(ds_bresp),
+        .s_axi_control_bvalid(s_axi_control_bvalid),
+        .ds_bvalid(ds_bvalid),
+        .s_axi_control_bready(s_axi_control_bready),
+        .ds_bready(ds_bready),
+        .s_axi_control_araddr(s_axi_control_araddr),
+        .ds_araddr(ds_araddr),
+        .s_axi_control_arvalid(s_axi_control_arvalid),
+        .ds_arvalid(ds_arvalid),
+        .s_axi_control_arready(s_axi_control_arready),
+        .ds_arready(ds_arready),
+        .s_axi_control_rdata(s_axi_control_rdata),
+        .ds_rdata(ds_rdata),
+        .s_axi_control_rresp(s_axi_control_rresp),
+        .ds_rresp(ds_rresp),
+        .s_axi_control_rvalid(s_axi_control_rvalid),
+        .ds_rvalid(ds_rvalid),
+        .s_axi_control_rready(s_axi_control_rready),
+        .ds_rready(ds_rready)
+    );
+
+    wire unused_tb = &{1'b0, unused_lock_aw, unused_lock_ar, unused_cache_aw, unused_cache_ar,
+                       unused_qos_aw, unused_qos_ar, unused_prot_aw, unused_prot_ar};
+endmodule
+`default_nettype wire

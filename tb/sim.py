@@ -1,0 +1,97 @@
+"""Run test vectors on the VTA RTL.
+
+    python -m tb.sim --sim icarus|verilator [--config NAME_OR_JSON] VECTOR_DIR...
+
+A VECTOR_DIR is a vector (a directory with manifest.json) or a directory holding vectors
+(searched recursively). Vectors are grouped by configuration; each group is built once
+per simulator (reused from build/sim/ when unchanged) and run in one simulator process.
+--config forces one configuration: a vector whose manifest names another one fails.
+Prints a summary table and, for each failure, the command that reproduces it; the exit
+status is 1 if any vector failed, 2 on a usage or build error.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from models.config import ConfigError, VtaConfig, load_config
+from models.vector import VectorError, load_vector
+from tb.runner import SIMS, find_vectors, run_vectors
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tb.sim", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--sim", choices=SIMS, action="append",
+                    help="simulator (repeat for both; default icarus)")
+    ap.add_argument("--config", help="configuration name (models/configs) or JSON file")
+    ap.add_argument("--max-cycles", type=int, default=None, help="cycle bound per vector")
+    ap.add_argument("--waves", action="store_true", help="record waveforms")
+    ap.add_argument("-v", "--verbose", action="store_true", help="show build and simulator output")
+    ap.add_argument("vectors", nargs="+", metavar="VECTOR_DIR")
+    args = ap.parse_args(argv)
+    sims = args.sim or ["icarus"]
+
+    try:
+        forced = load_config(args.config) if args.config else None
+        dirs = find_vectors(args.vectors)
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not dirs:
+        print("error: no vectors found", file=sys.stderr)
+        return 2
+
+    results: list[dict] = []
+    groups: dict[VtaConfig, list[Path]] = defaultdict(list)
+    for d in dirs:
+        try:
+            cfg = load_vector(d).config
+        except VectorError as exc:
+            results += [{"vector": d.name, "path": str(d.resolve()), "sim": s, "passed": False,
+                         "cycles": None, "wall": 0.0, "message": str(exc)} for s in sims]
+            continue
+        if forced is not None and cfg != forced:
+            results += [{"vector": d.name, "path": str(d.resolve()), "sim": s, "passed": False,
+                         "cycles": None, "wall": 0.0,
+                         "message": f"vector configuration {cfg.overrides()} differs from "
+                                    f"--config {forced.overrides()}"} for s in sims]
+            continue
+        groups[cfg].append(d)
+
+    for sim in sims:
+        for cfg, vecs in groups.items():
+            t0 = time.perf_counter()
+            try:
+                results += run_vectors(sim, cfg, vecs, max_cycles=args.max_cycles,
+                                       waves=args.waves, quiet=not args.verbose)
+            except RuntimeError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            print(f"[{sim}] configuration {cfg.overrides() or 'default'}: {len(vecs)} vector(s) "
+                  f"in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+
+    order = {str(d.resolve()): n for n, d in enumerate(dirs)}
+    results.sort(key=lambda r: (order.get(r["path"], 0), r["sim"]))
+    width = max(len(r["vector"]) for r in results)
+    print(f"{'vector':<{width}}  {'sim':<9}  {'result':<6}  {'cycles':>9}  {'wall s':>7}")
+    for r in results:
+        cyc = "-" if r["cycles"] is None else str(r["cycles"])
+        print(f"{r['vector']:<{width}}  {r['sim']:<9}  {'PASS' if r['passed'] else 'FAIL':<6}  "
+              f"{cyc:>9}  {r.get('wall', 0.0):7.2f}")
+    failed = [r for r in results if not r["passed"]]
+    for r in failed:
+        cmd = ["python", "-m", "tb.sim", "--sim", r["sim"]]
+        if args.config:
+            cmd += ["--config", args.config]
+        cmd.append(r["path"])
+        print(f"\nFAIL {r['vector']} [{r['sim']}]: {r['message']}\n  reproduce: {shlex.join(cmd)}")
+    print(f"\n{len(results) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

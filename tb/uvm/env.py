@@ -1,0 +1,78 @@
+"""The environment: agents, monitors, checkers and the coverage hook, wired together.
+
+::
+
+    host agent --(AxiLiteMaster)--> s_axi_control   m_axi_gmem --(AxiSlave)--> memory agent
+                                        |                |
+                               EdgeSampler (one coroutine, every rising edge)
+                      AxiLiteMonitor, protocol checker   AxiMonitor, protocol checker
+                                        |                |ap
+                                        |         +------+--------------+
+                                        v         v                     v
+                                   coverage_ap <--+  StrayWriteChecker  (Scoreboard after DONE)
+
+Every checker reports to the shared :class:`~tb.uvm.verdict.Verdict`.
+``coverage_ap`` publishes every AXI burst, every register access and, after DONE,
+every executed instruction (:class:`~tb.uvm.txn.InsnEvent`); a coverage subscriber only
+needs ``env.coverage_ap.connect(subscriber.analysis_export)``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
+
+from tb.uvm.host import HostAgent
+from tb.uvm.memory import MemoryAgent
+from tb.uvm.monitors import AxiLiteMonitor, AxiMonitor
+from tb.uvm.protocol import AxiProtocolChecker
+from tb.uvm.sampler import EdgeSampler, Port
+from tb.uvm.scoreboard import Scoreboard
+from tb.uvm.stray import StrayWriteChecker
+from tb.uvm.verdict import Verdict
+
+
+class CoverageTap(uvm_subscriber):
+    """Forwards whatever a monitor publishes onto the environment's coverage port."""
+
+    out: uvm_analysis_port
+
+    def write(self, txn: Any) -> None:
+        self.out.write(txn)
+
+
+class VtaEnv(uvm_env):
+    """Reads ``DUT`` and ``VERDICT`` from the ConfigDB."""
+
+    def build_phase(self) -> None:
+        self.dut = ConfigDB().get(self, "", "DUT")
+        self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
+        self.coverage_ap = uvm_analysis_port("coverage_ap", self)
+        self.host = HostAgent("host", self)
+        self.host.dut = self.dut
+        self.memory = MemoryAgent("memory", self)
+        self.memory.dut = self.dut
+        self.axi_port = Port(self.dut, "m_axi_gmem", lite=False)
+        self.lite_port = Port(self.dut, "s_axi_control", lite=True)
+        self.axi_monitor = AxiMonitor("axi_monitor", self)
+        self.axi_monitor.port = self.axi_port
+        self.lite_monitor = AxiLiteMonitor("lite_monitor", self)
+        self.lite_monitor.port = self.lite_port
+        self.stray = StrayWriteChecker("stray", self)
+        self.scoreboard = Scoreboard("scoreboard", self)
+        self.axi_tap = CoverageTap("axi_tap", self)
+        self.lite_tap = CoverageTap("lite_tap", self)
+
+    def connect_phase(self) -> None:
+        self.axi_monitor.ap.connect(self.stray.analysis_export)
+        for tap, monitor in ((self.axi_tap, self.axi_monitor), (self.lite_tap, self.lite_monitor)):
+            tap.out = self.coverage_ap
+            monitor.ap.connect(tap.analysis_export)
+        report = lambda message: self.verdict.fail("protocol", message)  # noqa: E731
+        self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n, self.verdict)
+        for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
+            self.sampler.attach(port, AxiProtocolChecker(port, report))
+            self.sampler.attach(port, monitor)
+
+    def start_of_simulation_phase(self) -> None:
+        self.sampler.start()

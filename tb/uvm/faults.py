@@ -1,0 +1,35 @@
+"""Injectable faults for negative tests, and which checker must catch each one.
+
+HDL faults are selected through the ``tb_fault`` input of the test-only wrapper
+(tb/rtl/vta_axi_fault.v); memory faults are applied by the memory agent. A fault
+"expects" the failure kind of the checker that must fire first.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fault:
+    code: int  # value driven on tb_fault (0 = no HDL fault)
+    expect: str  # Verdict failure kind that must fire
+    needs_backpressure: bool = False  # only observable while the slave stalls
+    four_state: bool = False  # needs X/Z, so a 4-state simulator (Icarus)
+
+
+FAULTS: dict[str, Fault] = {
+    "none": Fault(0, ""),
+    "aw-flip": Fault(1, "stray-write"),
+    "drop-wlast": Fault(2, "protocol"),
+    "wdata-unstable": Fault(3, "protocol", needs_backpressure=True),
+    "lite-spurious-b": Fault(4, "protocol"),
+    "aw-4k": Fault(5, "protocol"),
+    "aw-x": Fault(6, "protocol", four_state=True),
+    "corrupt-read": Fault(0, "scoreboard"),
+}
+
+
+def fault(name: str) -> Fault:
+    if name not in FAULTS:
+        raise ValueError(f"unknown fault {name!r} (one of {', '.join(FAULTS)})")
+    return FAULTS[name]

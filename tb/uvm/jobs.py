@@ -1,0 +1,81 @@
+"""Jobs: what one simulation runs, as JSON the runner writes and the cocotb test reads.
+
+One cocotb simulation runs many jobs (a reset between them unless a job says otherwise),
+because simulator start-up costs far more than a small program. A job is a directed
+vector, a random program (generated in the simulation from its seed) or a special mode.
+"""
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from tb.uvm.faults import fault
+from tb.uvm.profiles import check_profile
+
+MODES = ("program", "regmap", "reset-mid")
+
+#: Configurations random programs are drawn from, with weights (small dominates: speed).
+RANDOM_CONFIGS = (("small", 8), ("default", 1), ("batch2", 1))
+RANDOM_PROFILES = (("none", 3), ("light", 3), ("heavy", 2), ("bursty", 2))
+
+
+@dataclass
+class Job:
+    """One unit of work in a simulation; ``name`` is unique within a plan."""
+
+    name: str
+    mode: str = "program"
+    vector: str | None = None  # directory of a vector (else a random program from seed)
+    seed: int = 1  # random program seed, and seed of the backpressure generators
+    profile: str = "none"
+    fault: str = "none"
+    reset: bool = True  # reset the DUT before this job (False: back-to-back launch)
+    deadlock: bool = False  # the program is meant to hang: only the watchdog may end it
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"job {self.name}: unknown mode {self.mode!r}")
+        check_profile(self.profile)
+        fault(self.fault)
+
+    @property
+    def expect(self) -> str:
+        """Failure kind this job must end with ('' for a job that must pass)."""
+        return "watchdog" if self.deadlock else fault(self.fault).expect
+
+    def passed(self, failures: list[dict]) -> bool:
+        """A normal job passes without failures; a negative one when its checker fired first."""
+        if not self.expect:
+            return not failures
+        return bool(failures) and failures[0]["kind"] == self.expect
+
+
+@dataclass
+class Plan:
+    """Everything a simulation needs: its configuration name, jobs and output paths."""
+
+    sim: str
+    config: str
+    jobs: list[Job]
+    results: str
+    failures_dir: str
+    repro: dict[str, str] = field(default_factory=dict)  # job name -> command line
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self), indent=1))
+
+    @classmethod
+    def load(cls, path: Path) -> "Plan":
+        raw = json.loads(Path(path).read_text())
+        raw["jobs"] = [Job(**j) for j in raw["jobs"]]
+        return cls(**raw)
+
+
+def draw_random(seed: int) -> tuple[str, str]:
+    """Configuration and profile of random program ``seed`` (a pure function of the seed)."""
+    rng = random.Random(f"vta-random-{seed}")
+    config = rng.choices([c for c, _ in RANDOM_CONFIGS], [w for _, w in RANDOM_CONFIGS])[0]
+    profile = rng.choices([p for p, _ in RANDOM_PROFILES], [w for _, w in RANDOM_PROFILES])[0]
+    return config, profile

@@ -1,0 +1,124 @@
+"""The cocotb test module: runs a plan (tb/uvm/jobs.py) as one pyuvm test.
+
+Launched by tb/uvm/run.py through cocotb_tools.runner with VTA_UVM_PLAN pointing at the
+plan file. Each job gets a reset (unless it is a back-to-back launch), its own verdict
+record in the results file, and on failure a reproducing vector under build/failures/.
+The cocotb test fails if any job's outcome differs from what the job expects.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import cocotb
+from cocotb.clock import Clock
+from pyuvm import ConfigDB, uvm_root, uvm_test
+
+from models.config import load_config
+from models.gen import generate
+from models.vector import Vector, load_vector, save_vector
+from tb.uvm.env import VtaEnv
+from tb.uvm.flows import RegMapVseq, ResetMidVseq
+from tb.uvm.jobs import Job, Plan
+from tb.uvm.verdict import Verdict
+from tb.uvm.vseq import HostHung, RunProgramVseq, failure_dir, reset_dut
+
+
+class PlanTest(uvm_test):
+    """Builds the environment once and runs every job of the plan in order."""
+
+    def build_phase(self) -> None:
+        self.plan: Plan = ConfigDB().get(self, "", "PLAN")
+        self.env = VtaEnv("env", self)
+
+    def vector_for(self, job: Job) -> Vector | None:
+        cfg = load_config(self.plan.config)
+        if job.mode == "regmap":
+            return None
+        if job.vector is None:
+            return generate(job.seed, cfg)
+        vector = load_vector(job.vector)
+        if vector.config != cfg:
+            raise ValueError(f"vector {job.vector} is for configuration "
+                             f"{vector.config.overrides()}, this build is {self.plan.config}")
+        return vector
+
+    async def run_job(self, job: Job) -> tuple[dict[str, Any], Vector | None]:
+        verdict = self.env.verdict
+        vector = None
+        info: dict[str, Any] = {}
+        try:
+            if job.reset:
+                await reset_dut(self.env.dut)
+            vector = self.vector_for(job)
+            if job.mode == "regmap":
+                vseq: Any = RegMapVseq("regmap", self.env, load_config(self.plan.config))
+            elif job.mode == "reset-mid":
+                vseq = ResetMidVseq("reset_mid", self.env, job, vector, self.plan.config)
+            else:
+                vseq = RunProgramVseq("program", self.env, job, vector, self.plan.config)
+            await vseq.start()
+            info = vseq.info
+        except HostHung:
+            raise
+        except Exception:  # a testbench or model error must be reported, not end the plan
+            verdict.fail("error", traceback.format_exc())
+        return info, vector
+
+    def save_failure(self, job: Job, vector: Vector | None) -> str:
+        """Write the failing program as a vector plus the settings that reproduce it."""
+        out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job)
+        if vector is not None:
+            save_vector(vector, out)
+        else:
+            out.mkdir(parents=True, exist_ok=True)
+        (out / "tb_uvm.json").write_text(json.dumps({
+            "sim": self.plan.sim, "config": self.plan.config, "job": job.__dict__,
+            "repro": self.plan.repro.get(job.name, ""),
+            "failures": [f.__dict__ for f in self.env.verdict.failures]}, indent=1))
+        return str(out)
+
+    async def run_phase(self) -> None:
+        self.raise_objection()
+        verdict = self.env.verdict
+        bad = []
+        for job in self.plan.jobs:
+            verdict.start(job.name)
+            self.env.dut.tb_fault.value = 0
+            t0, c0 = time.perf_counter(), self.env.sampler.cycle
+            try:
+                info, vector = await self.run_job(job)
+            finally:
+                wall = time.perf_counter() - t0
+            failures = [f.__dict__ for f in verdict.failures]
+            passed = job.passed(failures)
+            saved = self.save_failure(job, vector) if verdict.failures else ""
+            verdict.finish(passed=passed, wall=round(wall, 3),
+                           sim_cycles=self.env.sampler.cycle - c0, saved=saved, **info)
+            if not passed:
+                bad.append(job.name)
+        self.failed_jobs = bad
+        self.drop_objection()
+
+
+@cocotb.test()
+async def run_plan(dut: Any) -> None:
+    """Run the plan named by VTA_UVM_PLAN; fail if any job's outcome is unexpected."""
+    plan = Plan.load(Path(os.environ["VTA_UVM_PLAN"]))
+    dut.ap_rst_n.value = 0
+    dut.tb_fault.value = 0
+    for name in ("s_axi_control_awvalid", "s_axi_control_wvalid", "s_axi_control_arvalid",
+                 "s_axi_control_bready", "s_axi_control_rready"):
+        getattr(dut, name).value = 0
+    Clock(dut.ap_clk, 10, unit="ns").start()
+    verdict = Verdict(Path(plan.results))
+    ConfigDB().set(None, "*", "DUT", dut)
+    ConfigDB().set(None, "*", "VERDICT", verdict)
+    ConfigDB().set(None, "*", "PLAN", plan)
+    await uvm_root().run_test(PlanTest)
+    test = uvm_root().uvm_test_top
+    assert not test.failed_jobs, f"{len(test.failed_jobs)} job(s) failed: {', '.join(test.failed_jobs)}"

@@ -1,0 +1,64 @@
+"""Stray-write checker: every AXI write, when it happens, against the STORE footprints.
+
+The model's checker gives the DRAM byte ranges each STORE writes; the union of them is
+the only memory a correct VTA may write. A burst that sets a strobe on any other byte
+fails the job at once with the burst's details (the monitor publishes a write burst at
+its last data beat, before the slave answers), so the failure points at the cycle where
+the RTL went wrong rather than at a puzzling final-DRAM mismatch.
+"""
+from __future__ import annotations
+
+import bisect
+from typing import Callable
+
+from pyuvm import uvm_subscriber
+
+from tb.uvm.txn import AxiBurst
+
+
+class AllowedWrites:
+    """Union of STORE write ranges, with the STORE responsible for each part."""
+
+    def __init__(self, ranges: list[tuple[int, int, int]], describe: Callable[[int], str]) -> None:
+        spans = sorted((a, a + n, i) for a, n, i in ranges if n > 0)
+        merged: list[list[int]] = []
+        for lo, hi, _ in spans:
+            if merged and lo <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], hi)
+            else:
+                merged.append([lo, hi])
+        self.starts = [m[0] for m in merged]
+        self.ends = [m[1] for m in merged]
+        self.stores = spans
+        self.describe = describe
+
+    def allows(self, addr: int) -> bool:
+        k = bisect.bisect_right(self.starts, addr) - 1
+        return k >= 0 and addr < self.ends[k]
+
+    def nearest(self, addr: int) -> str:
+        """The STORE whose footprint is closest to addr, to hint at an off-by-something bug."""
+        if not self.stores:
+            return "the program has no STORE that writes DRAM"
+        lo, hi, i = min(self.stores, key=lambda s: 0 if s[0] <= addr < s[1]
+                        else min(abs(addr - s[0]), abs(addr - (s[1] - 1))))
+        return f"nearest STORE footprint: #{i} [{lo:#x}, {hi:#x}) {self.describe(i)}"
+
+
+class StrayWriteChecker(uvm_subscriber):
+    """Subscribes to the memory monitor; ``allowed`` and ``report`` are set per job."""
+
+    allowed: AllowedWrites | None = None
+    report: Callable[[str], None] | None = None
+
+    def write(self, burst: AxiBurst) -> None:
+        if burst.kind != "write" or self.allowed is None or self.report is None:
+            return
+        stray = [(addr, beat) for addr, _, beat in burst.written_bytes()
+                 if not self.allowed.allows(addr)]
+        if not stray:
+            return
+        first, beat = stray[0]
+        self.report(f"stray write: {len(stray)} byte(s) with strobe set outside every STORE "
+                    f"footprint, first at {first:#010x} (beat {beat}); {burst.describe()}; "
+                    f"{self.allowed.nearest(first)}")

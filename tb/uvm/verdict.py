@@ -1,0 +1,77 @@
+"""The verdict of the job being simulated: every checker reports failures here.
+
+Checkers run as coroutines on clock edges; raising from them would abort the whole
+cocotb test (and with it the remaining programs of the simulation) and lose the
+message's kind. Instead each failure is recorded with its kind, written at once to the
+results file (so it survives a simulator crash) and signalled through an event that the
+running virtual sequence waits on, which ends the job at the first failure.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from cocotb.triggers import Event
+
+#: Failure kinds, one per checker; negative tests assert on these.
+KINDS = ("scoreboard", "stray-write", "protocol", "watchdog", "register", "no-compare",
+         "model", "error")
+
+
+@dataclass
+class Failure:
+    """One failure: which checker fired, when, and a message that stands on its own."""
+
+    kind: str
+    message: str
+    cycle: int
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] cycle {self.cycle}: {self.message}"
+
+
+class Verdict:
+    """Failures of the current job plus the event that ends it."""
+
+    def __init__(self, results: Path | None = None) -> None:
+        self.results = results
+        self.log = logging.getLogger("cocotb.vta.verdict")
+        self.failures: list[Failure] = []
+        self.failed = Event()
+        self.job: str = ""
+        self.cycle = 0  # advanced by the edge sampler, read for time stamps
+
+    def start(self, job: str) -> None:
+        """Begin a new job: forget earlier failures and log the start (to attribute crashes)."""
+        self.job = job
+        self.failures = []
+        self.failed = Event()
+        self.write({"event": "start", "job": job})
+
+    def fail(self, kind: str, message: str) -> None:
+        """Record a failure of the current job; the first one ends the job."""
+        if kind not in KINDS:
+            raise ValueError(f"unknown failure kind {kind!r}")
+        failure = Failure(kind, message, self.cycle)
+        self.failures.append(failure)
+        self.log.error("%s", failure)
+        self.write({"event": "failure", "job": self.job, **asdict(failure)})
+        self.failed.set()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def finish(self, **info: Any) -> None:
+        """Write the job's end record with its result and extra figures (cycles, bytes)."""
+        self.write({"event": "end", "job": self.job, "ok": self.ok,
+                    "failures": [asdict(f) for f in self.failures], **info})
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self.results is None:
+            return
+        with self.results.open("a") as out:
+            out.write(json.dumps(record) + "\n")

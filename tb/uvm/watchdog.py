@@ -1,0 +1,52 @@
+"""Watchdog: a cycle bound derived from the program, and a diagnosis when it is exceeded.
+
+The bound is a generous over-estimate of the work the program asks for (instructions
+fetched, micro-op loop iterations, bytes moved over the bus, per-row burst overheads)
+times the backpressure profile's worst-case slowdown, times a margin. It never needs
+tuning per test, yet a deadlocked DUT is caught in seconds rather than at a global
+simulation timeout. When it fires, the failure message says, per module, which
+instruction it is on (disassembled) and what it waits for, from the RTL's status
+registers (rtl/README.md) decoded by :mod:`tb.uvm.status`.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from models.config import VtaConfig
+from models.isa import MemType, Opcode
+
+MARGIN = 4
+FIXED = 2000  # launch, fetch start-up, final write responses, DONE polling
+
+
+def _mem_cost(cfg: VtaConfig, insn: Mapping[str, int]) -> int:
+    elem = {MemType.UOP: cfg.uop_bytes, MemType.INP: cfg.inp_bytes, MemType.WGT: cfg.wgt_bytes,
+            MemType.ACC: cfg.acc_bytes, MemType.ACC_8BIT: cfg.acc8_bytes,
+            MemType.OUT: cfg.out_bytes}.get(insn["memory_type"], cfg.acc_bytes)
+    rows = insn["y_size"] + insn.get("y_pad_0", 0) + insn.get("y_pad_1", 0)
+    cols = insn["x_size"] + insn.get("x_pad_0", 0) + insn.get("x_pad_1", 0)
+    if insn["x_size"] == 0:
+        return 8
+    moved = rows * cols * elem
+    # one SRAM write per element, one burst (plus 4 KiB splits) per row, bus beats
+    return rows * cols + rows * 32 + moved // cfg.bus_bytes + moved // 4096 * 32 + 16
+
+
+def _loop_cost(insn: Mapping[str, int]) -> int:
+    uops = max(0, insn["uop_end"] - insn["uop_bgn"])
+    return insn["iter_out"] * insn["iter_in"] * uops * 2 + 16
+
+
+def cycle_bound(cfg: VtaConfig, insns: list[Mapping[str, int]], slowdown: int) -> int:
+    """Cycles within which a correct DUT must raise DONE for this program and profile."""
+    work = 0
+    for insn in insns:
+        work += 16 // cfg.bus_bytes + 8  # fetch
+        op = insn["opcode"]
+        if op in (Opcode.LOAD, Opcode.STORE):
+            work += _mem_cost(cfg, insn)
+        elif op in (Opcode.GEMM, Opcode.ALU):
+            work += _loop_cost(insn)
+        else:
+            work += 8
+    return (FIXED + work) * MARGIN * slowdown
