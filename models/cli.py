@@ -164,13 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from models.asm import AsmError
-    known: tuple[type[Exception], ...] = (ConfigError, VectorError, EncodingError, AsmError,
-                                         DramError, UsageError)
-    try:
-        from models.executor import ProgramError
-        known += (ProgramError,)
-    except ImportError:
-        pass
+    from models.executor import ProgramError
+    known = (ConfigError, VectorError, EncodingError, AsmError, DramError, UsageError, ProgramError)
     try:
         return args.func(args)
     except known as exc:
