@@ -74,6 +74,21 @@ def test_well_formed_on_unusual_configs(values: dict[str, int]) -> None:
         _gen(seed, cfg)
 
 
+@pytest.mark.parametrize("changes", [
+    {"loads_per_stage": (0, 1), "store_stage_prob": 0.0, "stores_per_stage": (0, 1)},
+    {"window": (1, 1), "x_size": (1, 1), "y_size": (1, 1), "max_loop_work": 1},
+    {"inp_slots": (3, 3), "acc_slots": (3, 3), "order_eager": 1.0, "token_eager": 0.0, "tiles": (12, 12)},
+    {"order_eager": 0.0, "token_eager": 1.0, "uop_merge_prob": 1.0, "uop_reuse_prob": 1.0},
+    {"w_gemm": 0.0, "w_alu": 0.0, "zero_size_prob": 1.0},
+    {"pad_prob": 1.0, "pad15_prob": 1.0, "stride_extra_prob": 1.0, "window": (40, 64)},
+])
+def test_well_formed_at_extreme_knobs(changes: dict) -> None:
+    knobs = replace(GenKnobs(), **changes)
+    for name in ("small", "default"):
+        for seed in range(15):
+            _gen(seed, load_config(name), knobs)
+
+
 def test_same_seed_same_bytes_and_seed_derivation(tmp_path: Path) -> None:
     first = generate_many(7, SMALL, 3, tmp_path / "a")
     again = generate_many(7, SMALL, 3, tmp_path / "b")
