@@ -379,7 +379,8 @@ class _Checker:
     # -- decoding --
     def _fetch(self, insn_count: int) -> None:
         """Read and decode the stream word by word, so one bad opcode spoils nothing else."""
-        fit = max(0, min(insn_count, (ADDR_LIMIT - self.insn_addr) // 16))
+        room = (ADDR_LIMIT - self.insn_addr) // 16 if self.insn_addr >= 0 else 0
+        fit = max(0, min(insn_count, room))
         raw = self.dram.read(self.insn_addr, 16 * fit).tobytes() if fit else b""
         for n in range(fit):
             word = int.from_bytes(raw[16 * n:16 * n + 16], "little")
