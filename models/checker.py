@@ -396,7 +396,7 @@ class _Checker:
         if fit < insn_count:
             self.add(None, "index-overflow",
                      f"instructions {fit}..{insn_count - 1} at {self.insn_addr:#x} + 16*n lie "
-                     f"beyond 4 GiB and were not checked")
+                     f"outside the 4 GiB address space and were not checked")
 
     # -- per-instruction rules --
     def check_fields(self) -> None:
