@@ -8,6 +8,7 @@ The cocotb test fails if any job's outcome differs from what the job expects.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 import traceback
@@ -16,6 +17,7 @@ from typing import Any
 
 import cocotb
 from cocotb.clock import Clock
+from cocotb.triggers import Timer
 from pyuvm import ConfigDB, uvm_root, uvm_test
 
 from models.config import load_config
@@ -84,6 +86,11 @@ class PlanTest(uvm_test):
 
     async def run_phase(self) -> None:
         self.raise_objection()
+        dut = self.env.dut
+        dut.ap_rst_n.value = 0
+        await Timer(1, "ns")
+        Clock(dut.ap_clk, 10, unit="ns").start()
+        await reset_dut(dut)
         verdict = self.env.verdict
         bad = []
         for job in self.plan.jobs:
@@ -109,16 +116,15 @@ class PlanTest(uvm_test):
 async def run_plan(dut: Any) -> None:
     """Run the plan named by VTA_UVM_PLAN; fail if any job's outcome is unexpected."""
     plan = Plan.load(Path(os.environ["VTA_UVM_PLAN"]))
-    dut.ap_rst_n.value = 0
+    # cocotbext-axi models see reset only on an edge of it: hold it released (and the clock
+    # stopped) while the agents are built, then PlanTest asserts it and starts the clock.
+    dut.ap_rst_n.value = 1
     dut.tb_fault.value = 0
-    for name in ("s_axi_control_awvalid", "s_axi_control_wvalid", "s_axi_control_arvalid",
-                 "s_axi_control_bready", "s_axi_control_rready"):
-        getattr(dut, name).value = 0
-    Clock(dut.ap_clk, 10, unit="ns").start()
+    logging.getLogger(f"cocotb.{dut._name}").setLevel(logging.WARNING)  # cocotbext banners
     verdict = Verdict(Path(plan.results))
     ConfigDB().set(None, "*", "DUT", dut)
     ConfigDB().set(None, "*", "VERDICT", verdict)
     ConfigDB().set(None, "*", "PLAN", plan)
-    await uvm_root().run_test(PlanTest)
+    await uvm_root().run_test(PlanTest, keep_set={ConfigDB})
     test = uvm_root().uvm_test_top
     assert not test.failed_jobs, f"{len(test.failed_jobs)} job(s) failed: {', '.join(test.failed_jobs)}"

@@ -1,0 +1,286 @@
+"""Command line: run the pyuvm testbench on a simulator, summarise, and triage failures.
+
+    python -m tb.uvm.run --sim icarus|verilator [--config C] [--vector DIR ...]
+        [--test all|directed|random|regmap|reset|back2back|negative] [--seed S] [--count N]
+        [--profile P] [--fault F] [--waves] [--jobs N] [--junit FILE]
+
+Without --vector and --test it runs every directed vector, a short random regression,
+the register map, a mid-program reset and back-to-back launches. Jobs are grouped by
+configuration (one build each) and each group runs in as few simulator processes as
+possible. Exit status is non-zero if any job fails; each failure prints one command that
+reproduces it and leaves its program under build/failures/. See tb/uvm/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from models.config import VtaConfig, load_config
+from models.vector import load_vector
+from tb.runner import ROOT, find_vectors, sim_env
+from tb.uvm.build import TIMESCALE, TOPLEVEL, build
+from tb.uvm.faults import FAULTS
+from tb.uvm.jobs import Job, Plan, draw_random
+from tb.uvm.profiles import PROFILES
+from tb.uvm.programs import write_deadlock_vector
+from tb.uvm.report import junit_xml, summary_table
+from tb.uvm.vseq import failure_dir, safe_name
+
+SHIPPED = ("default", "small", "batch2")
+TESTS = ("all", "directed", "random", "regmap", "reset", "back2back", "negative")
+WORK = ROOT / "build" / "uvm"
+FAILURES = ROOT / "build" / "failures"
+MAX_RESTARTS = 5
+DEFAULT_RANDOM_COUNT = 10
+
+
+def config_name(cfg: VtaConfig) -> str:
+    """A shipped configuration's name, or a JSON file under build/uvm/configs/."""
+    for name in SHIPPED:
+        if load_config(name) == cfg:
+            return name
+    path = WORK / "configs" / f"{safe_name(json.dumps(cfg.overrides(), sort_keys=True))}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(cfg.overrides()))
+    return str(path)
+
+
+# --- choosing jobs ----------------------------------------------------------------------
+def vector_jobs(dirs: list[Path], profile: str | None, seed: int) -> list[tuple[str, Job]]:
+    """Jobs for vector directories; a tb_uvm.json next to a saved failure restores its settings."""
+    out = []
+    for d in dirs:
+        cfg = config_name(load_vector(d).config)
+        side = d / "tb_uvm.json"
+        if side.exists():
+            saved = json.loads(side.read_text())["job"]
+            saved.update(vector=str(d.resolve()), name=f"{saved['name']}-repro")
+            if profile:
+                saved["profile"] = profile
+            out.append((cfg, Job(**saved)))
+        else:
+            prof = profile or "none"
+            out.append((cfg, Job(f"vec-{d.name}-{prof}", vector=str(d.resolve()), seed=seed,
+                                 profile=prof)))
+    return out
+
+
+def random_jobs(seed: int, count: int, config: str | None, profile: str | None) -> list[tuple[str, Job]]:
+    out = []
+    for s in range(seed, seed + count):
+        cfg, prof = draw_random(s)
+        cfg, prof = config or cfg, profile or prof
+        out.append((cfg, Job(f"random-s{s}-{prof}", seed=s, profile=prof)))
+    return out
+
+
+def special_jobs(test: str, config: str, seed: int, profile: str | None) -> list[tuple[str, Job]]:
+    """Register map, reset in mid-program, back-to-back launches, negative tests."""
+    prof = profile or "light"
+    if test == "regmap":
+        return [(config, Job("regmap", mode="regmap"))]
+    if test == "reset":
+        return [(config, Job(f"reset-mid-s{seed}-{prof}", mode="reset-mid", seed=seed,
+                             profile=prof))]
+    if test == "back2back":
+        return [(config, Job(f"b2b-s{s}-{prof}", seed=s, profile=prof, reset=(s == seed)))
+                for s in range(seed, seed + 3)]
+    if test == "negative":
+        return negative_jobs(config, seed)
+    raise ValueError(test)
+
+
+def negative_jobs(config: str, seed: int, sim: str = "icarus") -> list[tuple[str, Job]]:
+    """One job per fault (expected to be caught) plus the deadlock program for the watchdog."""
+    jobs = []
+    for name, f in FAULTS.items():
+        if name == "none" or (f.four_state and sim != "icarus"):
+            continue
+        prof = "heavy" if f.needs_backpressure else "none"
+        jobs.append((config, Job(f"fault-{name}-s{seed}", seed=seed, profile=prof, fault=name)))
+    dead = write_deadlock_vector(load_config(config), WORK / f"deadlock-{safe_name(config)}")
+    jobs.append((config, Job("deadlock", vector=str(dead), deadlock=True)))
+    return jobs
+
+
+def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
+    if args.vector:
+        return vector_jobs(find_vectors(args.vector), args.profile, args.seed)
+    config = args.config or "small"
+    tests = [args.test] if args.test and args.test != "all" else \
+        ["directed", "random", "regmap", "reset", "back2back"]
+    jobs: list[tuple[str, Job]] = []
+    for test in tests:
+        if test == "directed":
+            jobs += vector_jobs(find_vectors([ROOT / "vectors"]), args.profile, args.seed)
+        elif test == "random":
+            jobs += random_jobs(args.seed, args.count or DEFAULT_RANDOM_COUNT, args.config,
+                                args.profile)
+        elif test == "negative":
+            jobs += negative_jobs(config, args.seed, args.sim)
+        else:
+            jobs += special_jobs(test, config, args.seed, args.profile)
+    if args.fault:
+        for _, job in jobs:
+            job.fault = args.fault
+    return jobs
+
+
+# --- running -----------------------------------------------------------------------------
+def repro_command(sim: str, config: str, job: Job) -> str:
+    """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
+    if job.mode == "regmap":
+        return f"python -m tb.uvm.run --sim {sim} --config {config} --test regmap"
+    return f"python -m tb.uvm.run --sim {sim} --vector {failure_dir(FAILURES, sim, job).relative_to(ROOT)}"
+
+
+def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool) -> list[dict]:
+    """Run jobs in one simulator process, restarting after a crash; one result per job."""
+    from cocotb_tools.runner import get_runner
+
+    bdir = build(sim, load_config(config), waves)
+    results: list[dict] = []
+    remaining = list(jobs)
+    for attempt in range(MAX_RESTARTS + 1):
+        if not remaining:
+            break
+        tdir = bdir / f"{tag}-{attempt}"
+        tdir.mkdir(parents=True, exist_ok=True)
+        records = tdir / "results.jsonl"
+        records.unlink(missing_ok=True)
+        plan = Plan(sim, config, remaining, str(records), str(FAILURES),
+                    {j.name: repro_command(sim, config, j) for j in remaining})
+        plan_path = tdir / "plan.json"
+        plan.save(plan_path)
+        log = tdir / "sim.log"
+        t0 = time.perf_counter()
+        try:
+            get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVEL,
+                                 hdl_toplevel_lang="verilog",
+                                 build_dir=str(bdir), test_dir=str(tdir), waves=waves,
+                                 extra_env={"VTA_UVM_PLAN": str(plan_path)},
+                                 timescale=TIMESCALE, results_xml=str(tdir / "results.xml"),
+                                 log_file=str(log))
+        except (SystemExit, RuntimeError) as exc:
+            print(f"note: {sim} process ended with {exc}; see {log}", file=sys.stderr)
+        done, crashed = parse_records(records, remaining, log, time.perf_counter() - t0)
+        results += done
+        finished = {r["job"] for r in done}
+        remaining = [j for j in remaining if j.name not in finished]
+        if crashed is None and remaining:  # ended without even starting a job
+            results += [missing(j, log) for j in remaining]
+            remaining = []
+    results += [missing(j, log) for j in remaining]
+    for r in results:
+        r.update(sim=sim, config=config)
+    return results
+
+
+def missing(job: Job, log: Path) -> dict:
+    return {"job": job.name, "passed": False, "failures": [
+        {"kind": "error", "cycle": 0, "message": f"no result: the simulation ended; see {log}"}],
+        "job_spec": job.__dict__}
+
+
+def parse_records(path: Path, jobs: list[Job], log: Path, wall: float) -> tuple[list[dict], str | None]:
+    """End records of finished jobs, plus a failure record for the job the sim died in."""
+    by_name = {j.name: j for j in jobs}
+    ends: list[dict] = []
+    current, failures = None, []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            if rec["event"] == "start":
+                current, failures = rec["job"], []
+            elif rec["event"] == "failure":
+                failures.append(rec)
+            elif rec["event"] == "end":
+                rec["job_spec"] = by_name[rec["job"]].__dict__
+                ends.append(rec)
+                current = None
+    if current is not None:
+        job = by_name[current]
+        failures.append({"kind": "error", "cycle": 0,
+                         "message": f"the simulator stopped during this job; see {log}"})
+        ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
+                     "wall": round(wall, 3), "job_spec": job.__dict__})
+    return ends, current
+
+
+def split(jobs: list[Job], parts: int) -> list[list[Job]]:
+    """Split a group for parallel simulators, keeping back-to-back chains together."""
+    chunks: list[list[Job]] = []
+    for job in jobs:
+        if chunks and not job.reset:
+            chunks[-1].append(job)
+        else:
+            chunks.append([job])
+    out: list[list[Job]] = [[] for _ in range(min(parts, len(chunks)) or 1)]
+    for n, chunk in enumerate(chunks):
+        out[n % len(out)].extend(chunk)
+    return out
+
+
+def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool) -> list[dict]:
+    groups: dict[str, list[Job]] = {}
+    for cfg, job in jobs:
+        groups.setdefault(cfg, []).append(job)
+    for cfg in groups:  # build first, serially: parallel runs share each build
+        build(sim, load_config(cfg), waves)
+    tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
+             for cfg, group in groups.items() for n, part in enumerate(split(group, parallel))]
+    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves) for cfg, part, tag in tasks]
+        return [r for f in futures for r in f.result()]
+
+
+def print_failures(results: list[dict]) -> None:
+    for r in results:
+        if r["passed"]:
+            continue
+        first = r["failures"][0] if r["failures"] else {"kind": "?", "message": "no failure recorded"}
+        spec = r["job_spec"]
+        expect = f" (expected a {spec['fault']} failure)" if spec.get("fault", "none") != "none" else ""
+        print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {first['message']}")
+        print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec))}")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
+    p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
+    p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
+    p.add_argument("--vector", nargs="+", help="vector directories (or directories holding them)")
+    p.add_argument("--test", choices=TESTS)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int)
+    p.add_argument("--profile", choices=PROFILES, default=os.environ.get("PROFILE") or None)
+    p.add_argument("--fault", choices=list(FAULTS), help="inject a fault into every job")
+    p.add_argument("--waves", action="store_true", default=os.environ.get("WAVES") == "1",
+                   help="dump waveforms (Icarus: FST, Verilator: VCD) next to sim.log")
+    p.add_argument("--jobs", type=int, default=1, help="simulator processes in parallel")
+    p.add_argument("--junit", help="write JUnit XML here")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    os.environ.update(sim_env())
+    t0 = time.perf_counter()
+    jobs = choose_jobs(args)
+    results = run_all(args.sim, jobs, args.jobs, args.waves)
+    print(summary_table(results))
+    print_failures(results)
+    if args.junit:
+        Path(args.junit).write_text(junit_xml(results))
+    bad = sum(not r["passed"] for r in results)
+    print(f"\n{len(results) - bad} passed, {bad} failed in {time.perf_counter() - t0:.1f} s")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
