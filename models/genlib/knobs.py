@@ -35,6 +35,8 @@ class GenKnobs:
     reset_prob: float = 0.2                      # a GEMM is a reset GEMM
     # --- SRAM: entries of each buffer a tile works on (clipped to its slot)
     window: tuple[int, int] = (4, 40)
+    window_at_slot_start_prob: float = 0.6       # else anywhere in the slot; at the start, the
+                                                 # tiles sharing a slot reuse the same entries
     # --- LOAD/STORE tile shapes
     x_size: tuple[int, int] = (1, 8)
     y_size: tuple[int, int] = (1, 4)
@@ -116,6 +118,7 @@ class GenKnobs:
             w_load_inp=weight(), w_load_wgt=weight(),
             reset_prob=prob(0.05, 0.4),
             window=(between(rng, (1, 8)), between(rng, (16, 48))),
+            window_at_slot_start_prob=prob(0.2, 1.0),
             x_size=(1, between(rng, (2, 12))),
             y_size=(1, between(rng, (1, 6))),
             stride_extra_prob=prob(0.0, 0.6),

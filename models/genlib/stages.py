@@ -78,10 +78,13 @@ class StageBuilder:
     def _window(self, slot: Window) -> Window:
         lo, size = slot
         width = min(between(self.rng, self.knobs.window), size)
+        if chance(self.rng, self.knobs.window_at_slot_start_prob):
+            return lo, width
         return lo + below(self.rng, size - width + 1), width
 
     def windows(self, tile: Tile) -> TileWindows:
-        """Random windows inside the tile's slots (so high SRAM indices get exercised too)."""
+        """Windows inside the tile's slots: often at the slot start, so that successive tiles
+        reuse entries (the hazards tokens must order), else anywhere (high SRAM indices)."""
         acc = self._window(_slot(self.cfg.acc_depth, self.acc_slots, tile.acc))
         if not tile.gemm:
             return TileWindows(acc, None, None)
