@@ -50,6 +50,11 @@ def sim_env() -> dict[str, str]:
         env["VERILATOR_ROOT"] = str(VERILATOR_ROOT)
         env["PATH"] = f"{VERILATOR_ROOT / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    # The wheel's verilated.mk leaves the precompiled-header include flag empty, which
+    # breaks the C++ build; supply it (make treats assignments in MAKEFLAGS as overrides).
+    if "CFG_CXXFLAGS_PCH_I" not in env.get("MAKEFLAGS", ""):
+        env["MAKEFLAGS"] = " ".join(p for p in (env.get("MAKEFLAGS", ""),
+                                                "CFG_CXXFLAGS_PCH_I=-include") if p)
     return env
 
 
