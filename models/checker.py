@@ -25,6 +25,9 @@ Decisions where the spec leaves room (documented in :data:`RULES` and here):
 * Data races are judged with the token protocol alone (unbounded queues); instructions
   that cannot run even then are excluded, as the deadlock finding already covers them.
 * Indices beyond a buffer are reported; the footprint keeps only the in-range ones.
+* SRAM contents are undefined at launch (reset does not clear SRAM, and a second launch
+  sees what the first left), so reading an entry that no earlier write, ordered before
+  the read by program order or tokens, has set is a finding (``uninitialized-read``).
 """
 from __future__ import annotations
 
@@ -60,6 +63,8 @@ RULES: dict[str, str] = {
                  "not ordered by tokens; or a STORE that overwrites the instruction stream",
     "uop-from-store": "a LOAD UOP reads DRAM that a STORE of the program writes, so the micro-ops "
                       "(and the footprints of the GEMM/ALU using them) cannot be checked statically",
+    "uninitialized-read": "an SRAM entry read before any write to it happens-before the read "
+                          "(SRAM is not cleared by reset or launch, so its value is undefined)",
 }
 
 MODULES = ("load", "compute", "store")
@@ -643,6 +648,35 @@ class _Checker:
                          f"(races with insn {min(w, x)})")
         self._fetch_races()
 
+    def check_uninitialized(self) -> None:
+        """Every SRAM entry read must have a write that happens-before the read.
+
+        Each buffer has a single writer module W. A write happens-before access x when
+        its position in W's sequence is at most x's vector-clock component for W (for x
+        in W itself, strictly before x: an instruction that reads an entry it also writes
+        reads it first). So it is enough to know, per entry, W's earliest write.
+        """
+        for buf in BUFFERS:
+            writer = WRITER[buf]
+            first = np.full(self._depth(buf), np.iinfo(np.int64).max, dtype=np.int64)
+            for op in reversed(self._executed(writer)):
+                first[self.footprints[op.index].sram_writes.get(buf, _EMPTY)] = op.pos
+            for op in sorted((o for m in MODULES for o in self._executed(m)), key=lambda o: o.index):
+                entries = self.footprints[op.index].sram_reads.get(buf, _EMPTY)
+                if entries.size == 0:
+                    continue
+                limit = op.pos - 1 if op.module == writer else int(self.clocks[op.index][MODULE_INDEX[writer]])
+                unset = entries[first[entries] > limit]
+                if unset.size:
+                    self.add(op.index, "uninitialized-read",
+                             f"reads {buf.upper()}[{format_indices(unset)}] before any write to "
+                             f"{'it' if unset.size == 1 else 'them'} is ordered before this "
+                             f"instruction (the {writer} module writes {buf.upper()})")
+
+    def _depth(self, buf: str) -> int:
+        return {"uop": self.cfg.uop_depth, "inp": self.cfg.inp_depth, "wgt": self.cfg.wgt_depth,
+                "acc": self.cfg.acc_depth}[buf]
+
     def _executed(self, module: str) -> list[_Op]:
         return [op for op in self.ops if op.module == module and op.index in self.clocks]
 
@@ -789,6 +823,7 @@ def check_program(cfg: "VtaConfig", dram: Dram, insn_addr: int, insn_count: int,
                            token_queue_depth or cfg.token_queue_depth)
     checker.check_stores_before_finish()
     checker.check_races()
+    checker.check_uninitialized()
     return checker.report()
 
 

@@ -201,21 +201,23 @@ def vector(name: str) -> Callable[[Callable[[str], Vector]], Callable[[str], Vec
 
 
 # ---- STORE / LOAD ACC basics ----------------------------------------------------------
-@vector("store_zero_acc")
-def v_store_zero_acc(name: str) -> Vector:
+@vector("store_reset_acc")
+def v_store_reset_acc(name: str) -> Vector:
     cfg = SMALL
     p = Program(cfg)
     n = 6
     out = p.alloc("out", n, fill_bytes(n * cfg.out_bytes, 0xA5), "out_init")
-    p.store(10, out, 2, 3, push_prev=True)
+    emit_reset(p, 10, n, push_next=True)
+    p.store(10, out, 2, 3, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    # Reference: accumulators are zero after reset, so every stored byte is 0 and the
-    # 0xA5 init pattern is overwritten.
+    # Reference: GEMM reset zeroes ACC 10..15, so every stored byte is 0 and the 0xA5
+    # init pattern is overwritten.
     p.expect("out", out, bytes(n * cfg.out_bytes), "out")
-    return p.build("""Minimal program: one STORE of six never-written accumulator elements
-        (ACC 10..15, two rows of three) followed by FINISH, the store pushing S2C and FINISH
-        popping it. Shows the reset state of the accumulator buffer (all zero) and that the
-        STORE really writes: the output region is pre-filled with 0xA5 and must become 0.""")
+    return p.build("""Minimal program: a GEMM reset of six accumulator elements (ACC 10..15)
+        handed to the store module (C2S), one STORE of them as two rows of three, then FINISH
+        popping the store's S2C token. Shows that reset really zeroes and that the STORE really
+        writes: the output region is pre-filled with 0xA5 and must become 0. (SRAM is not
+        cleared by reset or launch, so a program may only read what it wrote.)""")
 
 
 @vector("load_acc_store")
@@ -1318,8 +1320,8 @@ token-respecting schedules) and compared with `models.compare.compare_vector`, a
 checked with `models.checker.check_vector` (no findings with command-queue and token
 depths of 8).
 
-Note: `store_zero_acc` assumes the accumulator buffer reads as zero after reset, which
-the spec does not state in so many words (the executor and the brief assume it).
+SRAM contents are undefined at launch (reset does not clear them), so no vector reads an
+SRAM entry it did not write first; the checker's `uninitialized-read` rule enforces it.
 
 ## Vectors
 

@@ -203,9 +203,9 @@ def test_illegal_flag(insn, index):
 
 
 def test_store_pad():
-    report = check([gemm(reset_reg=1, push_next_dep=1),
+    report = check([load(MemType.UOP), gemm(reset_reg=1, push_next_dep=1),
                     store(x_pad_0=1, pop_prev_dep=1, push_prev_dep=1), {**FINISH, "pop_next_dep": 1}])
-    assert where(report, "store-pad") == [1]
+    assert where(report, "store-pad") == [2]
     assert report.rules() == {"store-pad"}
 
 
@@ -263,18 +263,18 @@ def test_token_cycle_deadlocks_at_any_depth():
 
 
 def flood(n: int = 6) -> list[dict[str, int]]:
-    """n loads push L2C before any GEMM pops: fine only if the queues absorb them."""
+    """After a LOAD UOP, n loads push L2C before any GEMM pops: fine only if the queues absorb them."""
     loads = [load(MemType.INP, sram=i, dram=i, push_next_dep=1) for i in range(n)]
-    gemms = [gemm(0, 1, pop_prev_dep=1) for _ in range(n)]
-    return loads + gemms + [FINISH]
+    gemms = [gemm(0, 1, reset_reg=1, pop_prev_dep=1) for _ in range(n)]
+    return [load(MemType.UOP)] + loads + gemms + [FINISH]
 
 
 def test_deadlock_only_with_small_queue_depths():
     assert check(flood()).ok
     report = check(flood(), cmd_queue_depth=2, token_queue_depth=2)
-    # Loads 0 and 1 fill L2C; load 2 waits to push; loads 3, 4 fill the load command queue,
-    # so fetch cannot dispatch load 5 and no GEMM is ever dispatched.
-    assert sorted(where(report, "deadlock")) == [2, 5]
+    # Loads 1 and 2 fill L2C; load 3 waits to push; loads 4, 5 fill the load command queue,
+    # so fetch cannot dispatch load 6 and no GEMM is ever dispatched.
+    assert sorted(where(report, "deadlock")) == [3, 6]
     messages = " ".join(f.message for f in findings_of(report, "deadlock"))
     assert "waits to push L2C (full: 2 tokens" in messages
     assert "load command queue is full (2 commands)" in messages
@@ -285,12 +285,13 @@ def test_deadlock_only_with_small_queue_depths():
 
 
 def test_tokens_are_popped_one_at_a_time_as_the_rtl_does():
-    # GEMM 0 takes the L2C token at once although S2C is still empty, which lets LOAD 1 push
-    # its token, the load queue drain and fetch reach STORE 5, which pushes S2C.
-    prog = [gemm(reset_reg=1, pop_prev_dep=1, pop_next_dep=1),
+    # GEMM 1 takes the L2C token at once although S2C is still empty, which lets LOAD 2 push
+    # its token, the load queue drain and fetch reach STORE 6, which pushes S2C.
+    prog = [load(MemType.UOP), gemm(reset_reg=1, pop_prev_dep=1, pop_next_dep=1),
             load(MemType.INP, push_next_dep=1), load(MemType.INP, sram=1, push_next_dep=1),
             load(MemType.INP, sram=2), load(MemType.INP, sram=3),
-            store(push_prev_dep=1), gemm(reset_reg=1, pop_prev_dep=1), FINISH]
+            store(x=0, push_prev_dep=1), gemm(reset_reg=1, pop_prev_dep=1), FINISH]
+    # (The STORE moves no data, x_size = 0: it only carries the S2C token.)
     assert check(prog, cmd_queue_depth=1, token_queue_depth=1).ok
 
 
@@ -315,9 +316,9 @@ def test_instructions_after_finish():
 
 
 def test_store_not_ordered_before_finish():
-    prog = [gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1), FINISH]
+    prog = [load(MemType.UOP), gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1), FINISH]
     report = check(prog)
-    assert where(report, "store-after-finish") == [1]
+    assert where(report, "store-after-finish") == [2]
     assert report.rules() == {"store-after-finish"}
 
 
@@ -347,13 +348,13 @@ def test_race_on_input_buffer_without_c2l_token():
 def test_dram_race_between_store_and_load():
     # STORE writes OUT element 0 (0x40000); a LOAD INP reads the same bytes via its own base.
     same = (0x40000 - BASES["inp"]) // CFG.inp_bytes
-    prog = [gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1, push_prev_dep=1),
+    prog = [load(MemType.UOP), gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1, push_prev_dep=1),
             load(MemType.INP, dram=same), {**FINISH, "pop_next_dep": 1}]
     report = check(prog)
     [race] = findings_of(report, "data-race")
-    assert race.index == 2 and "DRAM 0x40000..0x40003" in race.message
+    assert race.index == 3 and "DRAM 0x40000..0x40003" in race.message
     # Ordered through compute (STORE -S2C-> GEMM -C2L-> LOAD), the same accesses are fine.
-    ordered = [gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1, push_prev_dep=1),
+    ordered = [load(MemType.UOP), gemm(reset_reg=1, push_next_dep=1), store(pop_prev_dep=1, push_prev_dep=1),
                gemm(reset_reg=1, pop_next_dep=1, push_prev_dep=1),
                load(MemType.INP, dram=same, pop_next_dep=1, push_next_dep=1),
                {**FINISH, "pop_prev_dep": 1}]
@@ -371,21 +372,21 @@ def test_store_over_the_instruction_stream_is_a_race_with_fetch():
 
 def test_uops_loaded_from_stored_dram():
     # STORE writes OUT element 0x100 = byte 0x40400; LOAD UOP reads it as uop element 0x10100.
-    prog = [gemm(reset_reg=1, push_next_dep=1),
+    prog = [load(MemType.UOP), gemm(reset_reg=1, push_next_dep=1),
             store(dram=0x100, pop_prev_dep=1, push_prev_dep=1),
             load(MemType.UOP, dram=(0x40400 - UOP_ADDR) // 4, pop_next_dep=1),
-            gemm(0, 1), FINISH]
+            gemm(0, 1, reset_reg=1), FINISH]
     report = check(prog)
-    assert where(report, "uop-from-store") == [2]
-    assert "STORE #1" in findings_of(report, "uop-from-store")[0].message
+    assert where(report, "uop-from-store") == [3]
+    assert "STORE #2" in findings_of(report, "uop-from-store")[0].message
     assert report.rules() == {"uop-from-store"}
     # The GEMM reads uop 0 but its operands are unknown, so they are left out.
-    assert set(report.footprints[3].sram_reads) == {"uop"}
+    assert set(report.footprints[4].sram_reads) == {"uop"}
 
 
 # --- reports, vectors, speed ----------------------------------------------------------------
 def test_every_rule_is_documented_and_findings_format():
-    assert len(RULES) == 12 and all(RULES.values())
+    assert len(RULES) == 13 and all(RULES.values())
     report = check([load(MemType.INP, pop_prev_dep=1)])
     text = report.format()
     assert "illegal-flag" in text and "missing-finish" in text and not report.ok
@@ -397,7 +398,7 @@ def test_check_vector_uses_config_bases_image_and_depth_overrides():
                  [Image(UOP_ADDR, uops_to_bytes(CFG, UOPS)), Image(INSN_ADDR, insns_to_bytes(CFG, prog))],
                  bases=dict(BASES))
     report = check_vector(vec)
-    assert report.ok and report.footprints[0].dram_reads == [(BASES["inp"], 4)]
+    assert report.ok and report.footprints[1].dram_reads == [(BASES["inp"], 4)]
     assert check_vector(vec, cmd_queue_depth=2, token_queue_depth=2).rules() == {"deadlock"}
 
 
@@ -526,3 +527,46 @@ def test_races_match_a_brute_force_happens_before_reference(spec):
         w, x = map(int, re.findall(r"insn (\d+) \[", f.message))
         found.add((min(w, x), max(w, x)))
     assert found == _reference_races(prog)
+
+
+# --- uninitialized SRAM reads ----------------------------------------------------------------
+def test_store_of_never_written_accumulators_is_an_uninitialized_read():
+    report = check([gemm(reset_reg=1, push_next_dep=1) | {"uop_bgn": 0, "uop_end": 1},
+                    store(sram=0, x=2, pop_prev_dep=1, push_prev_dep=1),
+                    {**FINISH, "pop_next_dep": 1}], uops=UOPS)
+    # No LOAD UOP: the reset GEMM itself reads a never-loaded micro-op (insn 0); taking
+    # that uop as zero it resets ACC[0], and the STORE then reads ACC[1], never written.
+    assert where(report, "uninitialized-read") == [0, 1]
+    assert "UOP[0]" in str(findings_of(report, "uninitialized-read")[0])
+    assert "reads ACC[1] " in str(findings_of(report, "uninitialized-read")[1])
+
+
+def test_accumulating_gemm_must_follow_a_write_of_its_destination():
+    base = [load(MemType.UOP, x=2), load(MemType.INP, x=2), load(MemType.WGT, x=2, push_next_dep=1)]
+    bad = check(base + [gemm(pop_prev_dep=1), {**FINISH}])
+    assert where(bad, "uninitialized-read") == [3]
+    assert "ACC[0]" in str(findings_of(bad, "uninitialized-read")[0])
+    good = check(base + [gemm(reset_reg=1), gemm(pop_prev_dep=1), {**FINISH}])
+    assert "uninitialized-read" not in good.rules()
+
+
+def test_write_in_another_module_counts_only_when_ordered_before_the_read():
+    # INP[0] is loaded by the load module; the GEMM reads it. With the L2C token the load
+    # happens-before the GEMM; without it the read is both a race and uninitialized.
+    ordered = [load(MemType.UOP), gemm(reset_reg=1), load(MemType.INP), load(MemType.WGT, push_next_dep=1),
+               gemm(pop_prev_dep=1), FINISH]
+    assert check(ordered).ok
+    unordered = [load(MemType.UOP), gemm(reset_reg=1), load(MemType.INP), load(MemType.WGT),
+                 gemm(), FINISH]
+    report = check(unordered)
+    assert where(report, "uninitialized-read") == [4, 4]   # INP[0] and WGT[0]
+    assert {"INP[0]", "WGT[0]"} == {f.message.split()[1] for f in findings_of(report, "uninitialized-read")}
+    assert "data-race" in report.rules()
+
+
+def test_alu_reads_destination_and_source():
+    prog = [load(MemType.UOP, x=2), gemm(reset_reg=1),  # resets ACC[0] only (uop 0)
+            alu(AluOp.ADD, bgn=1, end=2), FINISH]        # uop 1: ACC[1] += ACC[1]
+    assert where(check(prog), "uninitialized-read") == [2]
+    imm = [load(MemType.UOP, x=2), gemm(reset_reg=1), alu(AluOp.ADD, use_imm=1, imm=3), FINISH]
+    assert check(imm).ok
