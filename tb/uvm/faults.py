@@ -15,6 +15,7 @@ class Fault:
     expect: str  # Verdict failure kind that must fire
     needs_backpressure: bool = False  # only observable while the slave stalls
     four_state: bool = False  # needs X/Z, so a 4-state simulator (Icarus)
+    vector: str = "layer_small"  # directed vector the negative test runs (multi-beat stores)
 
 
 FAULTS: dict[str, Fault] = {
@@ -25,7 +26,8 @@ FAULTS: dict[str, Fault] = {
     "lite-spurious-b": Fault(4, "protocol"),
     "aw-4k": Fault(5, "protocol"),
     "aw-x": Fault(6, "protocol", four_state=True),
-    "corrupt-read": Fault(0, "scoreboard"),
+    # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
+    "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
 }
 
 

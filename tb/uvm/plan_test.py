@@ -21,8 +21,9 @@ from cocotb.triggers import Timer
 from pyuvm import ConfigDB, uvm_root, uvm_test
 
 from models.config import load_config
-from models.gen import generate
-from models.vector import Vector, load_vector, save_vector
+from models.executor import ProgramError
+from models.gen import GenError, generate
+from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.uvm.env import VtaEnv
 from tb.uvm.flows import RegMapVseq, ResetMidVseq
 from tb.uvm.jobs import Job, Plan
@@ -67,6 +68,8 @@ class PlanTest(uvm_test):
             info = vseq.info
         except HostHung:
             raise
+        except (GenError, VectorError, ProgramError) as exc:
+            verdict.fail("model", f"{type(exc).__name__}: {exc}")
         except Exception:  # a testbench or model error must be reported, not end the plan
             verdict.fail("error", traceback.format_exc())
         return info, vector

@@ -36,6 +36,7 @@ TESTS = ("all", "directed", "random", "regmap", "reset", "back2back", "negative"
 WORK = ROOT / "build" / "uvm"
 FAILURES = ROOT / "build" / "failures"
 MAX_RESTARTS = 5
+MESSAGE_LINES = 14  # of a failure message printed in the summary
 DEFAULT_RANDOM_COUNT = 10
 
 
@@ -80,7 +81,7 @@ def random_jobs(seed: int, count: int, config: str | None, profile: str | None) 
 
 
 def special_jobs(test: str, config: str, seed: int, profile: str | None) -> list[tuple[str, Job]]:
-    """Register map, reset in mid-program, back-to-back launches, negative tests."""
+    """Register map, reset in mid-program, back-to-back launches."""
     prof = profile or "light"
     if test == "regmap":
         return [(config, Job("regmap", mode="regmap"))]
@@ -90,19 +91,25 @@ def special_jobs(test: str, config: str, seed: int, profile: str | None) -> list
     if test == "back2back":
         return [(config, Job(f"b2b-s{s}-{prof}", seed=s, profile=prof, reset=(s == seed)))
                 for s in range(seed, seed + 3)]
-    if test == "negative":
-        return negative_jobs(config, seed)
     raise ValueError(test)
 
 
-def negative_jobs(config: str, seed: int, sim: str = "icarus") -> list[tuple[str, Job]]:
-    """One job per fault (expected to be caught) plus the deadlock program for the watchdog."""
+def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
+    """One job per fault (each must be caught by its checker) plus the watchdog's deadlock.
+
+    Faults run on fixed directed vectors (faults.py names them), so they do not depend on
+    the random generator. The deadlock program uses the same configuration.
+    """
     jobs = []
     for name, f in FAULTS.items():
         if name == "none" or (f.four_state and sim != "icarus"):
             continue
+        vector = ROOT / "vectors" / f.vector
+        config = config_name(load_vector(vector).config)
         prof = "heavy" if f.needs_backpressure else "none"
-        jobs.append((config, Job(f"fault-{name}-s{seed}", seed=seed, profile=prof, fault=name)))
+        jobs.append((config, Job(f"fault-{name}", vector=str(vector), seed=seed, profile=prof,
+                                 fault=name)))
+    config = jobs[0][0]
     dead = write_deadlock_vector(load_config(config), WORK / f"deadlock-{safe_name(config)}")
     jobs.append((config, Job("deadlock", vector=str(dead), deadlock=True)))
     return jobs
@@ -122,7 +129,7 @@ def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
             jobs += random_jobs(args.seed, args.count or DEFAULT_RANDOM_COUNT, args.config,
                                 args.profile)
         elif test == "negative":
-            jobs += negative_jobs(config, args.seed, args.sim)
+            jobs += negative_jobs(args.seed, args.sim)
         else:
             jobs += special_jobs(test, config, args.seed, args.profile)
     if args.fault:
@@ -246,7 +253,10 @@ def print_failures(results: list[dict]) -> None:
         first = r["failures"][0] if r["failures"] else {"kind": "?", "message": "no failure recorded"}
         spec = r["job_spec"]
         expect = f" (expected a {spec['fault']} failure)" if spec.get("fault", "none") != "none" else ""
-        print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {first['message']}")
+        lines = first["message"].splitlines()
+        text = "\n".join(lines[:MESSAGE_LINES]) + (f"\n  ... ({len(lines) - MESSAGE_LINES} more "
+                                                   f"lines in the job's tb_uvm.json)" if len(lines) > MESSAGE_LINES else "")
+        print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {text}")
         print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec))}")
 
 

@@ -19,7 +19,7 @@ from pyuvm import uvm_sequence
 from models.asm import disasm_insn
 from models.checker import CheckReport, check_vector
 from models.executor import ExecResult, ProgramError, fetch_program, run_vector, written_images
-from models.isa import module_of
+from models.isa import MemType, Opcode, module_of
 from models.vector import Image, Vector
 from tb.uvm.env import VtaEnv
 from tb.uvm.faults import fault as fault_of
@@ -31,6 +31,7 @@ from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
 from tb.uvm.watchdog import cycle_bound
 
+DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
 POLL_GAP = 16  # cycles between CTRL polls: DONE is seen at most this late
 HOST_GRACE = 4000  # cycles a register access may take before the control port counts as hung
 
@@ -119,9 +120,11 @@ class RunProgramVseq(uvm_sequence):
         mem = self.env.memory
         mem.load(p.vector.dram())
         mem.set_profile(self.job.profile, self.job.seed)
-        if self.job.fault == "corrupt-read":
-            mem.target.corrupt = [(img.addr, img.addr + len(img.data)) for img in p.vector.init
-                                  if img.addr != p.vector.insn_addr and not img.file.startswith("uop")]
+        if self.job.fault == "corrupt-read":  # data loads only: a corrupt insn could hang
+            mem.target.corrupt = [(a, a + n) for i, fp in enumerate(p.check.footprints)
+                                  if p.check.insns[i] and p.check.insns[i]["opcode"] == Opcode.LOAD
+                                  and p.check.insns[i]["memory_type"] in DATA_TYPES
+                                  for a, n in fp.dram_reads]
         cfg = p.vector.config
         self.env.stray.allowed = AllowedWrites(
             p.check.dram_write_ranges(),
@@ -174,6 +177,9 @@ class RunProgramVseq(uvm_sequence):
         if not 0 < cycles <= self.info["done_cycles"]:
             self.verdict.fail("register", f"CYCLES = {cycles} but DONE was seen "
                               f"{self.info['done_cycles']} cycles after the launch write")
+        if self.job.fault == "corrupt-read" and self.env.memory.target.corrupted_at is None:
+            self.verdict.fail("error", "the corrupt-read fault never fired: no data LOAD read")
+            return
         cmp = self.env.scoreboard.check(p.vector, p.expect, p.result, self.env.memory.dram,
                                         self.verdict.fail)
         self.info["compared_bytes"] = cmp.compared_bytes
