@@ -33,6 +33,7 @@ class Job:
     fault: str = "none"
     reset: bool = True  # reset the DUT before this job (False: back-to-back launch)
     deadlock: bool = False  # the program is meant to hang: only the watchdog may end it
+    expect_kind: str = ""  # failure kind a negative job must end with (else from fault/deadlock)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -43,6 +44,8 @@ class Job:
     @property
     def expect(self) -> str:
         """Failure kind this job must end with ('' for a job that must pass)."""
+        if self.expect_kind:
+            return self.expect_kind
         return "watchdog" if self.deadlock else fault(self.fault).expect
 
     def passed(self, failures: list[dict]) -> bool:

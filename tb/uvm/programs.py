@@ -3,6 +3,7 @@
 The deadlock program feeds the watchdog's negative test: a STORE pops a C2S token that
 no instruction pushes, and FINISH waits for the S2C token that STORE would push, so a
 correct RTL hangs with store waiting for C2S and compute (on FINISH) waiting for S2C.
+The empty program feeds the scoreboard's "compared zero bytes" negative test.
 """
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def deadlock_vector(cfg: VtaConfig) -> Vector:
 
 def write_deadlock_vector(cfg: VtaConfig, directory: Path) -> Path:
     return save_vector(deadlock_vector(cfg), directory)
+
+
+def empty_vector(cfg: VtaConfig) -> Vector:
+    """FINISH alone with an empty expect: a run that compares nothing must not pass."""
+    insns = [{"opcode": Opcode.FINISH}]
+    return Vector(cfg, INSN_ADDR, 1, [Image(INSN_ADDR, insns_to_bytes(cfg, insns), "insn.bin")],
+                  [], description="FINISH only, expects nothing: the scoreboard must refuse it")
+
+
+def write_empty_vector(cfg: VtaConfig, directory: Path) -> Path:
+    return save_vector(empty_vector(cfg), directory)

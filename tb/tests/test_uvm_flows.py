@@ -1,0 +1,18 @@
+"""Register map, back-to-back launches without reset, and a reset in mid-program."""
+from __future__ import annotations
+
+from tb.uvm.pytest_support import explain, run, sims
+from tb.uvm.run import special_jobs
+
+
+@sims
+def test_register_map_and_launch_flows(sim: str) -> None:
+    jobs = (special_jobs("regmap", "small", 1, None) + special_jobs("back2back", "small", 7, "light")
+            + special_jobs("reset", "small", 11, "bursty"))
+    results = run(sim, jobs)
+    assert len(results) == len(jobs)
+    for name, r in results.items():
+        assert r["passed"], f"{name}: {explain(r)}"
+    assert results["reset-mid-s11-bursty"]["reset_after"] > 0
+    assert [r["job_spec"]["reset"] for n, r in results.items() if n.startswith("b2b")] == \
+        [True, False, False]
