@@ -22,10 +22,13 @@ class GenKnobs:
     # --- program shape: a program is a sequence of tiles (load, compute, store stages)
     tiles: tuple[int, int] = (2, 10)
     compute_ops: tuple[int, int] = (1, 8)        # GEMM/ALU/LOAD ACC ops per compute stage
-    loads_per_stage: tuple[int, int] = (1, 3)    # LOAD INP/WGT per load stage (0: no stage)
+    loads_per_stage: tuple[int, int] = (1, 3)    # LOAD INP/WGT per load stage (0: no stage; the
+                                                 # first tile on a slot always loads it)
     stores_per_stage: tuple[int, int] = (1, 3)
     store_stage_prob: float = 0.9                # a tile stores its results (the last always does)
-    # --- instruction mix (relative weights; 0 removes the kind)
+    # --- instruction mix (relative weights; 0 removes the kind, except that a window read
+    # before it is written is first covered: INP/WGT by a LOAD, ACC by a reset GEMM or a
+    # LOAD ACC/ACC_8BIT as these weights allow, else by a LOAD ACC)
     w_gemm: float = 4.0
     w_alu: float = 3.0
     w_load_acc: float = 1.0

@@ -39,7 +39,8 @@ class Tile:
     gemm: bool                      # the compute stage runs GEMMs on input slot ``inp``
     inp: int                        # input slot (-1 for a tile without GEMMs)
     acc: int                        # ACC slot
-    loads: int                      # LOAD INP/WGT in the load stage (0: no load stage)
+    loads: int                      # LOAD INP/WGT in the load stage (0: no load stage, the
+                                    # compute reuses what earlier tiles loaded into the slot)
     stores: int                     # STOREs in the store stage (0: no store stage)
     load_pops_from: int = -1        # load stage pops C2L pushed by this tile's compute
     compute_pops_from: int = -1     # compute stage pops S2C pushed by this tile's store
@@ -59,15 +60,18 @@ def plan_tiles(rng: np.random.Generator, knobs: GenKnobs, inp_slots: int, acc_sl
     """Draw tiles and wire their tokens so that slots change hands only through tokens."""
     count = between(rng, knobs.tiles)
     gemm_share = knobs.w_gemm / (knobs.w_gemm + knobs.w_alu) if knobs.w_gemm + knobs.w_alu > 0 else 0.0
-    can_load = knobs.w_load_inp + knobs.w_load_wgt > 0 and knobs.loads_per_stage[1] > 0
     next_inp, next_acc = below(rng, inp_slots), below(rng, acc_slots)
+    loaded: set[int] = set()
     tiles: list[Tile] = []
     for n in range(count):
         gemm = chance(rng, gemm_share)
         inp = next_inp if gemm else -1
+        loads = 0
         if gemm:
             next_inp = (next_inp + 1) % inp_slots
-        loads = between(rng, knobs.loads_per_stage) if gemm and can_load else 0
+            # The first tile on a slot must load it: SRAM is undefined until written.
+            loads = max(between(rng, knobs.loads_per_stage), int(inp not in loaded))
+            loaded.add(inp)
         store = n == count - 1 or chance(rng, knobs.store_stage_prob)
         stores = max(1, between(rng, knobs.stores_per_stage)) if store else 0
         tiles.append(Tile(index=n, gemm=gemm, inp=inp, acc=next_acc, loads=loads, stores=stores))

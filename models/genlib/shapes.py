@@ -36,12 +36,25 @@ class MemShape:
         return out
 
 
+@dataclass
+class Loop:
+    """The loop fields of a GEMM/ALU and the micro-ops it runs."""
+
+    fields: dict[str, int]
+    uops: list[dict[str, int]]
+
+
+def _pad(rng: np.random.Generator, knobs: GenKnobs) -> int:
+    """A non-zero pad: the maximum with probability pad15_prob, else 1..14."""
+    return PAD_MAX if chance(rng, knobs.pad15_prob) else between(rng, (1, PAD_MAX - 1))
+
+
 def _pads(rng: np.random.Generator, knobs: GenKnobs, size: int) -> list[int]:
     """Pad fields drawn for coverage, then dropped at random until a 1x1 core fits."""
     pads = [0, 0, 0, 0]
     for n in range(4):
         if chance(rng, knobs.pad_prob):
-            pads[n] = PAD_MAX if chance(rng, knobs.pad15_prob) else between(rng, (1, PAD_MAX - 1))
+            pads[n] = _pad(rng, knobs)
     while (pads[0] + pads[1] + 1) * (pads[2] + pads[3] + 1) > size:
         nonzero = [n for n in range(4) if pads[n]]
         pads[nonzero[below(rng, len(nonzero))]] = 0
@@ -60,6 +73,37 @@ def mem_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window, padded:
     if chance(rng, knobs.zero_size_prob):
         x = 0
     return MemShape(lo + below(rng, size - footprint + 1), y, x, stride, tuple(pads))
+
+
+def _pad_pair(rng: np.random.Generator, knobs: GenKnobs, room: int) -> tuple[int, int]:
+    """Two pads drawn like _pads, clipped so that together they leave ``room``."""
+    first, second = (_pad(rng, knobs) if chance(rng, knobs.pad_prob) else 0 for _ in range(2))
+    first = min(first, room)
+    return first, min(second, room - first)
+
+
+def cover_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window) -> MemShape:
+    """A LOAD tile whose padded footprint is exactly the window, so it writes every entry."""
+    lo, size = window
+    divisors = [d for d in range(1, size + 1) if size % d == 0]
+    rows = divisors[below(rng, len(divisors))]
+    cols = size // rows
+    y0, y1 = _pad_pair(rng, knobs, rows - 1)
+    x0, x1 = _pad_pair(rng, knobs, cols - 1)
+    x = cols - x0 - x1
+    stride = x + (between(rng, knobs.x_stride_extra) if chance(rng, knobs.stride_extra_prob) else 0)
+    return MemShape(lo, rows - y0 - y1, x, stride, (y0, y1, x0, x1))
+
+
+def reset_cover(rng: np.random.Generator, window: Window) -> Loop:
+    """A reset GEMM's loops and single micro-op that zero every entry of an ACC window."""
+    lo, size = window
+    divisors = [d for d in range(1, size + 1) if size % d == 0 and d < 1 << 14 and size // d < 1 << 14]
+    outer = divisors[below(rng, len(divisors))]
+    inner = size // outer
+    fields = {"iter_out": outer, "iter_in": inner, "dst_factor_out": inner if outer > 1 else 0,
+              "dst_factor_in": 1}
+    return Loop(fields, [{"dst_idx": lo, "src_idx": 0, "wgt_idx": 0}])
 
 
 def _factors(rng: np.random.Generator, knobs: GenKnobs, iters: tuple[int, int], size: int) -> tuple[int, int]:
@@ -87,14 +131,6 @@ def _iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[in
         else:
             ii -= 1
     return io, ii, max(nu, 1)
-
-
-@dataclass
-class Loop:
-    """The loop fields of a GEMM/ALU and the micro-ops it runs."""
-
-    fields: dict[str, int]
-    uops: list[dict[str, int]]
 
 
 def loop(rng: np.random.Generator, knobs: GenKnobs, dst: Window, src: Window,

@@ -1,6 +1,11 @@
 """Instructions of each stage, with token flags where the plan says and where it is legal.
 
 A stage only touches the SRAM windows of its tile (see plan.py for why that is race-free).
+SRAM is undefined until written (reset does not clear it), so every window is written in
+full before anything reads it: a load stage starts with a LOAD whose padded footprint is
+exactly the INP (WGT) window when that window is not yet initialised, and a compute stage
+starts with a reset GEMM or a LOAD ACC/ACC_8BIT covering its ACC window likewise. A GEMM
+tile without a load stage reuses the windows its slot's previous tile loaded.
 Within a stage the pop of a token that guards a slot goes on or before the first
 instruction that needs the slot, and the push that releases a slot on or after the last
 instruction that uses it; ``token_eager`` decides between the latest pop / earliest push
@@ -17,7 +22,7 @@ from models.genlib.knobs import GenKnobs
 from models.genlib.plan import Tile
 from models.genlib.pools import OutPool, ReadPool, UopPool
 from models.genlib.rand import below, between, chance, pick
-from models.genlib.shapes import Loop, Window, alu_imm, loop, mem_shape
+from models.genlib.shapes import Loop, Window, alu_imm, cover_shape, loop, mem_shape, reset_cover
 from models.isa import AluOp, MemType, Opcode
 
 Insn = dict[str, int]
@@ -73,6 +78,10 @@ class StageBuilder:
         self.inp_slots, self.acc_slots = inp_slots, acc_slots
         self.pools = Pools.empty()
         self.uop_cursor = below(rng, cfg.uop_depth)
+        self.initialised = {MemType.INP: np.zeros(cfg.inp_depth, dtype=bool),
+                            MemType.WGT: np.zeros(cfg.wgt_depth, dtype=bool),
+                            MemType.ACC: np.zeros(cfg.acc_depth, dtype=bool)}
+        self.slot_windows: dict[int, tuple[Window, Window]] = {}   # input slot -> last inp, wgt
 
     # --- windows --------------------------------------------------------------------
     def _window(self, slot: Window) -> Window:
@@ -88,13 +97,25 @@ class StageBuilder:
         acc = self._window(_slot(self.cfg.acc_depth, self.acc_slots, tile.acc))
         if not tile.gemm:
             return TileWindows(acc, None, None)
-        inp = self._window(_slot(self.cfg.inp_depth, self.inp_slots, tile.inp))
-        wgt = self._window(_slot(self.cfg.wgt_depth, self.inp_slots, tile.inp))
-        return TileWindows(acc, inp, wgt)
+        if tile.load:
+            self.slot_windows[tile.inp] = (self._window(_slot(self.cfg.inp_depth, self.inp_slots, tile.inp)),
+                                           self._window(_slot(self.cfg.wgt_depth, self.inp_slots, tile.inp)))
+        return TileWindows(acc, *self.slot_windows[tile.inp])
+
+    def _needs_cover(self, mem_type: MemType, window: Window) -> bool:
+        """True (and the window counted as written) unless every entry is initialised."""
+        lo, size = window
+        entries = self.initialised[mem_type][lo:lo + size]
+        if entries.all():
+            return False
+        entries[:] = True
+        return True
 
     # --- single instructions ------------------------------------------------------------
-    def _load(self, mem_type: MemType, window: Window, pool: ReadPool) -> Insn:
-        shape = mem_shape(self.rng, self.knobs, window, padded=True)
+    def _load(self, mem_type: MemType, window: Window, pool: ReadPool, cover: bool = False) -> Insn:
+        """A LOAD inside the window; with ``cover``, one whose footprint is the whole window."""
+        shape = cover_shape(self.rng, self.knobs, window) if cover \
+            else mem_shape(self.rng, self.knobs, window, padded=True)
         dram = pool.place(self.rng, shape.y_size, shape.x_size, shape.x_stride)
         return {"opcode": Opcode.LOAD, "memory_type": mem_type, "dram_base": dram, **shape.fields()}
 
@@ -124,13 +145,17 @@ class StageBuilder:
 
     # --- stages -----------------------------------------------------------------------
     def load_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
-        """LOAD INP/WGT into the tile's input windows; pops C2L first, pushes L2C last."""
-        insns = []
-        for _ in range(tile.loads):
-            if pick(self.rng, (self.knobs.w_load_inp, self.knobs.w_load_wgt)) == 0:
-                insns.append(self._load(MemType.INP, win.inp, self.pools.inp))
-            else:
-                insns.append(self._load(MemType.WGT, win.wgt, self.pools.wgt))
+        """Covering LOADs for uninitialised windows, then LOAD INP/WGT drawn from the mix,
+        ``tile.loads`` in all (or the covers alone); pops C2L first, pushes L2C last."""
+        targets = {MemType.INP: (win.inp, self.pools.inp), MemType.WGT: (win.wgt, self.pools.wgt)}
+        insns = [self._load(mem, window, pool, cover=True) for mem, (window, pool) in targets.items()
+                 if self._needs_cover(mem, window)]
+        weights = (self.knobs.w_load_inp, self.knobs.w_load_wgt)
+        for _ in range(tile.loads - len(insns) if sum(weights) > 0 else 0):
+            mem = MemType.INP if pick(self.rng, weights) == 0 else MemType.WGT
+            insns.append(self._load(mem, *targets[mem]))
+        if not insns:
+            insns.append(self._load(MemType.INP, *targets[MemType.INP], cover=True))
         if tile.load_pops_from >= 0:
             insns[0]["pop_next_dep"] = 1
         insns[-1]["push_next_dep"] = 1
@@ -147,14 +172,16 @@ class StageBuilder:
     def compute_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
         """ACC loads, GEMMs and ALUs on the tile's windows, with their LOAD UOPs."""
         ops: list[tuple[Insn, Loop | None]] = []     # None: no new micro-ops (reuse or LOAD ACC)
+        if self._needs_cover(MemType.ACC, win.acc):
+            ops.append(self._acc_cover(win.acc))
+        reusable: Insn | None = None                  # the previous op, if a drawn GEMM/ALU
         for kind in self._compute_kinds(tile):
-            prev = ops[-1][0] if ops else None
             if kind in (LOAD_ACC, LOAD_ACC8):
                 mem, pool = (MemType.ACC, self.pools.acc) if kind == LOAD_ACC else (MemType.ACC_8BIT, self.pools.acc8)
                 ops.append((self._load(mem, win.acc, pool), None))
-            elif prev is not None and prev["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
+            elif reusable is not None and reusable["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
                     and chance(self.rng, self.knobs.uop_reuse_prob):
-                again = dict(prev)
+                again = dict(reusable)
                 if kind == GEMM:
                     again["reset_reg"] = int(chance(self.rng, self.knobs.reset_prob))
                 else:
@@ -162,9 +189,22 @@ class StageBuilder:
                 ops.append((again, None))
             else:
                 ops.append(self._gemm(win) if kind == GEMM else self._alu(win))
+            reusable = ops[-1][0] if kind in (GEMM, ALU) else None
         insns = self._with_uop_loads(ops)
         self._compute_flags(tile, insns)
         return insns
+
+    def _acc_cover(self, window: Window) -> tuple[Insn, Loop | None]:
+        """A reset GEMM or LOAD ACC/ACC_8BIT writing the whole ACC window, as the mix allows."""
+        k = self.knobs
+        weights = (k.w_gemm * k.reset_prob, k.w_load_acc, k.w_load_acc8)
+        kind = pick(self.rng, weights) if sum(weights) > 0 else 1
+        if kind == 0:
+            body = reset_cover(self.rng, window)
+            return {"opcode": Opcode.GEMM, "reset_reg": 1, **body.fields}, body
+        if kind == 1:
+            return self._load(MemType.ACC, window, self.pools.acc, cover=True), None
+        return self._load(MemType.ACC_8BIT, window, self.pools.acc8, cover=True), None
 
     def _with_uop_loads(self, ops: list[tuple[Insn, Loop | None]]) -> list[Insn]:
         """Insert LOAD UOPs: one for the whole stage, or one before each op with new micro-ops.
