@@ -91,7 +91,7 @@ module vta_top #(
     localparam integer WGT_BITS       = 8 << LOG_WGT_BYTES;
     localparam integer OUT_BITS       = 8 << LOG_OUT_BYTES;
     localparam integer BUS_BYTES      = 1 << LOG_B;
-    localparam integer NSTAT          = 27;
+    localparam integer NSTAT          = 32;
 
     wire clk = ap_clk;
     wire rst = !ap_rst_n;
@@ -299,7 +299,9 @@ module vta_top #(
     reg [31:0] b_fetch, b_load, b_comp, b_store;
     reg [31:0] s_fetch_c, s_load_c, s_comp_c, s_store_c;
     reg [31:0] i_load, i_comp, i_store;
+    reg [31:0] x_gemm, x_alu, x_cload, x_load, x_store;
     reg        err_r, err_b;
+    wire c_exec = c_status[14];
 
     wire r_fire = m_axi_gmem_rvalid && m_axi_gmem_rready;
     wire w_fire = m_axi_gmem_wvalid && m_axi_gmem_wready;
@@ -318,6 +320,7 @@ module vta_top #(
             b_fetch <= 32'd0; b_load <= 32'd0; b_comp <= 32'd0; b_store <= 32'd0;
             s_fetch_c <= 32'd0; s_load_c <= 32'd0; s_comp_c <= 32'd0; s_store_c <= 32'd0;
             i_load <= 32'd0; i_comp <= 32'd0; i_store <= 32'd0;
+            x_gemm <= 32'd0; x_alu <= 32'd0; x_cload <= 32'd0; x_load <= 32'd0; x_store <= 32'd0;
             err_r <= 1'b0; err_b <= 1'b0;
         end else begin
             if (gemm_uop) n_gemm <= n_gemm + 32'd1;
@@ -335,6 +338,11 @@ module vta_top #(
             if (l_done)   i_load  <= i_load + 32'd1;
             if (c_done)   i_comp  <= i_comp + 32'd1;
             if (s_done)   i_store <= i_store + 32'd1;
+            if (c_exec && c_status[6:4] == 3'd2) x_gemm  <= x_gemm + 32'd1;
+            if (c_exec && c_status[6:4] == 3'd4) x_alu   <= x_alu + 32'd1;
+            if (c_exec && c_status[6:4] == 3'd0) x_cload <= x_cload + 32'd1;
+            if (l_status[14])                    x_load  <= x_load + 32'd1;
+            if (s_status[14])                    x_store <= x_store + 32'd1;
             if (r_fire && m_axi_gmem_rresp != 2'b00) err_r <= 1'b1;
             if (m_axi_gmem_bvalid && m_axi_gmem_bresp != 2'b00) err_b <= 1'b1;
         end
@@ -353,6 +361,7 @@ module vta_top #(
 
     // stat[i] is the register at 0x24 + 4*i (see rtl/README.md)
     assign stat = {
+        x_store, x_load, x_cload, x_alu, x_gemm,                       // 0xA0..0x90 EXEC cycles
         {TQD8, CQD8, LBW4, LBL4, LBA4, 4'h1},                          // 0x8C HW_INFO
         {err_r, err_b, 14'd0, wr_outstanding, rd_outstanding},         // 0x88 AXI_STATUS
         {8'd0, st_qcount, cp_qcount, ld_qcount},                       // 0x84 QUEUES

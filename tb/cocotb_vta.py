@@ -4,6 +4,8 @@ Environment:
   VTA_VECTORS     vector directories separated by os.pathsep (VTA_VECTOR: a single one)
   VTA_RESULTS     JSON file receiving one result dict per vector (optional)
   VTA_MAX_CYCLES  clock cycles allowed from launch to DONE (default 2,000,000)
+  VTA_STALL       optional "P[:SEED]": every AXI channel of the memory (AW W B AR R)
+                  and of the AXI-Lite master pauses each cycle with probability P
 
 Per vector: reset the DUT, clear and fill DRAM (AxiRam over a sparse 4 GiB memory),
 program INSN_COUNT, INSN_ADDR and the five bases over AXI-Lite, write CTRL=1, poll CTRL
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import time
 from pathlib import Path
 
@@ -30,6 +33,15 @@ STATUS_REGS = {
     "FETCH_STATUS": 0x64, "LOAD_STATUS": 0x68, "COMPUTE_STATUS": 0x6C, "STORE_STATUS": 0x70,
     "LOAD_INSN_IDX": 0x74, "COMPUTE_INSN_IDX": 0x78, "STORE_INSN_IDX": 0x7C,
     "TOKENS": 0x80, "QUEUES": 0x84, "AXI_STATUS": 0x88, "DISPATCHED": 0x54,
+}
+#: performance counters read after DONE into result["counters"] (rtl/README.md)
+COUNTERS = {
+    "GEMM_UOPS": 0x24, "ALU_UOPS": 0x28, "RD_BYTES": 0x2C, "WR_BYTES": 0x30,
+    "FETCH_BUSY": 0x34, "LOAD_BUSY": 0x38, "COMPUTE_BUSY": 0x3C, "STORE_BUSY": 0x40,
+    "FETCH_STALL": 0x44, "LOAD_STALL": 0x48, "COMPUTE_STALL": 0x4C, "STORE_STALL": 0x50,
+    "DISPATCHED": 0x54, "LOAD_INSNS": 0x58, "COMPUTE_INSNS": 0x5C, "STORE_INSNS": 0x60,
+    "GEMM_EXEC": 0x90, "ALU_EXEC": 0x94, "CLOAD_EXEC": 0x98, "LOAD_EXEC": 0x9C,
+    "STORE_EXEC": 0xA0, "HW_INFO": 0x8C,
 }
 POLL_INTERVAL = 64
 MAX_REPORTED_MISMATCHES = 8
@@ -77,6 +89,22 @@ class Harness:
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axi_control"), dut.ap_clk,
                                   dut.ap_rst_n, reset_active_level=False)
 
+    def set_stalls(self, spec: str) -> None:
+        """Random backpressure/valid gaps on every channel: spec is 'P[:SEED]'."""
+        prob, _, seed = spec.partition(":")
+        p = float(prob)
+        rng = random.Random(int(seed) if seed else 1)
+
+        def gen():
+            while True:
+                yield rng.random() < p
+
+        chans = [self.ram.write_if.aw_channel, self.ram.write_if.w_channel,
+                 self.ram.write_if.b_channel, self.ram.read_if.ar_channel,
+                 self.ram.read_if.r_channel]
+        for ch in chans:
+            ch.set_pause_generator(gen())
+
     async def reset(self) -> None:
         self.dut.ap_rst_n.value = 0
         await ClockCycles(self.dut.ap_clk, 8)
@@ -112,6 +140,9 @@ class Harness:
                 break
         cycles = await self.axil.read_dword(CYCLES)
         result["cycles"] = cycles
+        if done:
+            result["counters"] = {name: await self.axil.read_dword(addr)
+                                  for name, addr in COUNTERS.items()}
         if not done:
             result["message"] = (f"timeout: DONE not set after {waited} cycles; "
                                  f"status: {await self.status()}")
@@ -140,6 +171,8 @@ async def run_vectors(dut):
     Clock(dut.ap_clk, 10, unit="ns").start()
     dut.ap_rst_n.value = 0
     harness = Harness(dut)
+    if os.environ.get("VTA_STALL"):
+        harness.set_stalls(os.environ["VTA_STALL"])
     results = []
     out = os.environ.get("VTA_RESULTS")
     for path in vector_paths():

@@ -11,7 +11,7 @@ Python API::
     run_vectors(sim, cfg, vector_dirs, ...) -> list[dict]  # one result dict per vector
 
 Environment passed to the simulator (see tb/cocotb_vta.py): VTA_VECTORS, VTA_RESULTS,
-VTA_MAX_CYCLES.
+VTA_MAX_CYCLES, VTA_STALL.
 """
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def build(sim: str, cfg: VtaConfig, *, force: bool = False, quiet: bool = True) 
 
 def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
                 max_cycles: int | None = None, waves: bool = False, quiet: bool = True,
-                tag: str = "run") -> list[dict]:
+                tag: str = "run", stall: str | None = None) -> list[dict]:
     """Run vectors (all of configuration cfg) in one simulator process.
 
     Returns one dict per vector: vector, path, sim, passed, cycles, wall, message.
@@ -147,6 +147,8 @@ def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
            "VTA_RESULTS": str(results_path)}
     if max_cycles is not None:
         env["VTA_MAX_CYCLES"] = str(max_cycles)
+    if stall:
+        env["VTA_STALL"] = stall
     full_env = sim_env()
     full_env.update(env)
     saved = _apply_env(full_env)

@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", help="configuration name (models/configs) or JSON file")
     ap.add_argument("--max-cycles", type=int, default=None, help="cycle bound per vector")
     ap.add_argument("--waves", action="store_true", help="record waveforms")
+    ap.add_argument("--stall", metavar="P[:SEED]",
+                    help="random pauses with probability P on every AXI channel of the memory")
     ap.add_argument("-v", "--verbose", action="store_true", help="show build and simulator output")
     ap.add_argument("vectors", nargs="+", metavar="VECTOR_DIR")
     args = ap.parse_args(argv)
@@ -67,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             try:
                 results += run_vectors(sim, cfg, vecs, max_cycles=args.max_cycles,
-                                       waves=args.waves, quiet=not args.verbose)
+                                       waves=args.waves, quiet=not args.verbose,
+                                       stall=args.stall)
             except RuntimeError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
@@ -87,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         cmd = ["python", "-m", "tb.sim", "--sim", r["sim"]]
         if args.config:
             cmd += ["--config", args.config]
+        if args.stall:
+            cmd += ["--stall", args.stall]
         cmd.append(r["path"])
         print(f"\nFAIL {r['vector']} [{r['sim']}]: {r['message']}\n  reproduce: {shlex.join(cmd)}")
     print(f"\n{len(results) - len(failed)} passed, {len(failed)} failed")

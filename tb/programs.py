@@ -1,0 +1,129 @@
+"""Programs the RTL tests build themselves (performance and configuration sweeps).
+
+Each function returns a models.vector.Vector; its expectation comes from the golden
+model (expect = None, see tb.cocotb_vta.expected_images) unless stated otherwise.
+Programs are written with vectors.progbuild.Program, which checks the token protocol.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from models.config import VtaConfig
+from models.isa import AluOp
+from models.vector import Vector
+from vectors.progbuild import Program
+
+
+#: DRAM regions (relative to each base) far enough apart for the largest tiles here
+REGIONS = {"uop": 0x0, "inp": 0x100000, "wgt": 0x200000, "acc": 0x400000, "acc8": 0x500000,
+           "out": 0x600000}
+INSN_ADDR = 0x80000
+
+
+def _prog(cfg: VtaConfig, bases: dict[str, int] | None = None) -> Program:
+    return Program(cfg, bases=bases, insn_addr=INSN_ADDR, regions=REGIONS)
+
+
+def _rand(rng: np.random.Generator, n: int, lo: int = -128, hi: int = 128) -> bytes:
+    return rng.integers(lo, hi, size=n, dtype=np.int64).astype(np.int8).tobytes()
+
+
+def _model_expect(vec: Vector) -> Vector:
+    vec.expect = None
+    return vec
+
+
+def perf_gemm(cfg: VtaConfig, n_out: int = 64, n_in: int = 64) -> Vector:
+    """Long GEMMs once data is on chip: n_out*n_in micro-ops over 64 distinct ACC
+    entries, then the same count all on one entry (accumulation hazard every cycle)."""
+    rng = np.random.default_rng(1)
+    p = _prog(cfg)
+    inp = p.alloc("inp", 4, _rand(rng, 4 * cfg.inp_bytes))
+    wgt = p.alloc("wgt", 4, _rand(rng, 4 * cfg.wgt_bytes))
+    p.load("inp", 0, inp, 1, 4)
+    p.load("wgt", 0, wgt, 1, 4, push_next=True)
+    p.gemm([(0, 0, 0)], (1, n_in + 1), dst=(0, 1), reset=True, pop_prev=True)
+    p.gemm([(0, 0, 0), (0, 1, 1)], (n_out, n_in), dst=(0, 1), src=(0, 0), wgt=(0, 0))
+    p.gemm([(n_in, 2, 2)], (n_out, n_in), push_next=True)
+    out = p.alloc("out", n_in + 1)
+    p.store(0, out, 1, n_in + 1, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build("perf: long GEMMs"))
+
+
+def perf_load_store(cfg: VtaConfig, inp_elems: int | None = None, wgt_elems: int | None = None,
+                    rows: int = 4) -> Vector:
+    """Long LOAD rows of INP and WGT (one row each, then `rows` strided rows), a GEMM
+    reset over the ACC buffer and a long STORE row."""
+    rng = np.random.default_rng(2)
+    n_inp = inp_elems or cfg.inp_depth
+    n_wgt = wgt_elems or min(cfg.wgt_depth, 256)
+    n_acc = min(cfg.acc_depth, 2048)
+    p = _prog(cfg)
+    inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
+    wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
+    p.load("inp", 0, inp, 1, n_inp)
+    p.load("wgt", 0, wgt, 1, n_wgt)
+    x = n_inp // (rows + 1)
+    p.load("inp", 0, inp, rows, x, stride=x + 1, push_next=True)
+    p.gemm([(0, 0, 0)], (1, n_acc), dst=(0, 1), reset=True, pop_prev=True)
+    p.gemm([(0, 0, 0)], (1, 1), push_next=True)
+    out = p.alloc("out", n_acc)
+    p.store(0, out, 1, n_acc, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build("perf: long LOAD and STORE rows"))
+
+
+def perf_overlap(cfg: VtaConfig, chunks: int = 6, n_inp: int = 64, n_wgt: int = 16) -> Vector:
+    """Double-buffered GEMM: the load of chunk k+1 overlaps the GEMMs of chunk k."""
+    rng = np.random.default_rng(3)
+    p = _prog(cfg)
+    half_i, half_w = cfg.inp_depth // 2, cfg.wgt_depth // 2
+    n_inp, n_wgt = min(n_inp, half_i), min(n_wgt, half_w)
+    p.gemm([(0, 0, 0)], (1, n_wgt), dst=(0, 1), reset=True)
+    for k in range(chunks):
+        slot = k % 2
+        inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
+        wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
+        p.load("inp", slot * half_i, inp, 1, n_inp, pop_next=k >= 2)
+        p.load("wgt", slot * half_w, wgt, 1, n_wgt, push_next=True)
+        p.gemm([(0, slot * half_i, slot * half_w)], (n_inp, n_wgt), dst=(0, 1), src=(1, 0),
+               wgt=(0, 1), pop_prev=True, push_prev=k < chunks - 2)
+    p.gemm([(0, 0, 0)], (1, 1), push_next=True)
+    out = p.alloc("out", n_wgt)
+    p.store(0, out, 1, n_wgt, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build("perf: double-buffered loads overlapping GEMM"))
+
+
+def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) -> Vector:
+    """A small end-to-end program touching every instruction form: padded LOADs of INP,
+    WGT, ACC and ACC_8BIT, GEMM with loops, every ALU op (register and immediate, SHR both
+    ways), strided STOREs; for configuration and alignment sweeps."""
+    rng = np.random.default_rng(seed)
+    p = _prog(cfg, bases)
+    ni, nw, na = 6, 4, 8
+    inp = p.alloc("inp", ni, _rand(rng, ni * cfg.inp_bytes))
+    wgt = p.alloc("wgt", nw, _rand(rng, nw * cfg.wgt_bytes))
+    acc = p.alloc("acc", na, rng.integers(-2**31, 2**31, size=na * cfg.batch * cfg.block_out,
+                                          dtype=np.int64).astype("<i4").tobytes())
+    acc8 = p.alloc("acc8", na, _rand(rng, na * cfg.acc8_bytes))
+    p.load("inp", 0, inp, 2, 3, stride=3, pads=(1, 0, 1, 1))
+    p.load("wgt", 0, wgt, 2, 2, stride=2, pads=(0, 1, 0, 0), push_next=True)
+    p.load("acc", 0, acc, 2, 4, stride=4, pop_prev=True)
+    p.load("acc8", 8, acc8, 1, na, pads=(0, 0, 1, 0))
+    p.gemm([(0, 0, 0), (1, 1, 1), (2, 2, 2)], (2, 3), dst=(3, 1), src=(5, 1), wgt=(1, 1))
+    p.gemm([(17, 4, 3)], (2, 2), dst=(1, 0), reset=True)
+    for op in AluOp:
+        p.alu(op, [(8, 0, 0), (9, 1, 0)], (2, 1), dst=(2, 0), src=(1, 0))
+    p.alu(AluOp.SHR, [(10, 0, 0)], (1, 2), dst=(0, 1), imm=-3)
+    p.alu(AluOp.SHR, [(12, 0, 0)], (1, 2), dst=(0, 1), imm=35)
+    p.alu(AluOp.SHR, [(14, 0, 0)], (1, 1), imm=-40)
+    p.alu(AluOp.MAX, [(2, 0, 0)], (1, 6), dst=(0, 1), imm=-100)
+    p.alu(AluOp.MIN, [(3, 0, 0)], (1, 4), dst=(0, 1), imm=90)
+    p.alu(AluOp.ADD, [(4, 5, 0), (5, 4, 0)], (1, 3), dst=(0, 1), src=(0, 1), push_next=True)
+    out = p.alloc("out", 64)
+    p.store(0, out, 3, 5, stride=7, pop_prev=True)
+    p.store(9, out + 30, 2, 3, stride=4, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"mixed program, seed {seed}"))
