@@ -7,6 +7,7 @@ because tracing changes the Verilator model). A stamp of all inputs decides reus
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -19,37 +20,44 @@ from tb.runner import BUILD_ROOT, config_key, rtl_sources, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
 TOPLEVEL = "vta_tb_top"
-SELFTEST_TOPLEVEL = "vta_axi_fault"
 TIMESCALE = ("1ns", "1ps")
 
 
-def sources(toplevel: str) -> list[Path]:
-    if toplevel == SELFTEST_TOPLEVEL:
-        return [TB_RTL / "vta_axi_fault.v"]
+def sources() -> list[Path]:
     return rtl_sources() + sorted(TB_RTL.glob("*.v"))
 
 
-def build_dir(sim: str, cfg: VtaConfig, waves: bool, toplevel: str = TOPLEVEL) -> Path:
-    tag = "selftest" if toplevel == SELFTEST_TOPLEVEL else f"uvm-{config_key(cfg)}"
-    return BUILD_ROOT / f"{tag}-{sim}{'-waves' if waves else ''}"
+def build_dir(sim: str, cfg: VtaConfig, waves: bool) -> Path:
+    return BUILD_ROOT / f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}"
 
 
-def _digest(sim: str, cfg: VtaConfig, waves: bool, toplevel: str) -> str:
-    h = hashlib.sha1(f"{sim}:{waves}:{toplevel}".encode())
+def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:
+    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVEL}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
-    for path in sources(toplevel) + [Path(__file__)]:
+    for path in sources():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 
 
-def build(sim: str, cfg: VtaConfig, waves: bool = False, toplevel: str = TOPLEVEL) -> Path:
-    """Build (or reuse) the simulation model; returns its directory."""
+def build(sim: str, cfg: VtaConfig, waves: bool = False) -> Path:
+    """Build (or reuse) the simulation model; returns its directory.
+
+    A lock file serialises builds of one directory across processes (pytest-xdist
+    workers and parallel runs share builds).
+    """
+    bdir = build_dir(sim, cfg, waves)
+    bdir.parent.mkdir(parents=True, exist_ok=True)
+    with open(bdir.parent / f".{bdir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build_locked(sim, cfg, waves, bdir)
+
+
+def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
     from cocotb_tools.runner import get_runner
 
-    bdir = build_dir(sim, cfg, waves, toplevel)
     stamp = bdir / "uvm_build.stamp"
-    digest = _digest(sim, cfg, waves, toplevel)
+    digest = _digest(sim, cfg, waves)
     if stamp.exists() and stamp.read_text() == digest:
         return bdir
     if bdir.exists():
@@ -61,17 +69,15 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False, toplevel: str = TOPLEVE
     os.environ.update(env)
     log = bdir / "build.log"
     try:
-        kwargs = dict(sources=[str(p) for p in sources(toplevel)], hdl_toplevel=toplevel,
+        kwargs = dict(sources=[str(p) for p in sources()], hdl_toplevel=TOPLEVEL,
                       build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
-                      log_file=str(log))
-        if toplevel == TOPLEVEL:
-            kwargs["parameters"] = dict(cfg.values)
+                      parameters=dict(cfg.values), log_file=str(log))
         if sim == "verilator":
             kwargs["build_args"] = ["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial",
                                     "fast"]
         get_runner(sim).build(**kwargs)
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
-        raise RuntimeError(f"{sim} build of {toplevel} failed; see {log}") from exc
+        raise RuntimeError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
     finally:
         for k, v in saved.items():
             if v is None:

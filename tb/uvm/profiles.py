@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Callable, Iterator
+from typing import Iterator
 
 PROFILES = ("none", "light", "heavy", "bursty")
 READY_CHANNELS = ("aw", "w", "ar")
@@ -59,5 +59,3 @@ def check_profile(name: str) -> str:
         raise ValueError(f"unknown backpressure profile {name!r} (one of {', '.join(PROFILES)})")
     return name
 
-
-PauseSetter = Callable[[str, Iterator[bool] | None], None]
