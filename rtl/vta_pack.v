@@ -59,7 +59,7 @@ module vta_pack #(
 
     always @(posedge clk) begin
         if (rst) begin
-            buf_q      <= {(CAP*8){1'b0}};
+            buf_q      <= {CAP{8'h00}};
             sb_q       <= {CAP{1'b0}};
             cnt        <= {CW{1'b0}};
             rows_left  <= 16'd0;
@@ -69,7 +69,7 @@ module vta_pack #(
             out_data   <= {(B*8){1'b0}};
             out_strb   <= {B{1'b0}};
         end else if (start) begin
-            buf_q      <= {(CAP*8){1'b0}};
+            buf_q      <= {CAP{8'h00}};
             sb_q       <= {CAP{1'b0}};
             cnt        <= {{(CW-LOG_B){1'b0}}, off0};
             rows_left  <= (xsize == 16'd0) ? 16'd0 : nrows;
@@ -88,7 +88,7 @@ module vta_pack #(
                 elems_left <= xsize;
                 off        <= off + stride_lo;
                 cnt        <= {{(CW-LOG_B){1'b0}}, off + stride_lo};
-                buf_q      <= {(CAP*8){1'b0}};
+                buf_q      <= {CAP{8'h00}};
                 sb_q       <= {CAP{1'b0}};
             end else if (accept) begin
                 buf_q      <= buf1 | ({{(B*8){1'b0}}, in_data} << {cnt1, 3'b000});

@@ -57,7 +57,7 @@ module vta_unpack #(
     wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;
     wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};
     wire [B*8-1:0] keep    = ~({(B*8){1'b1}} << {nvalid[LOG_B:0], 3'b000});
-    wire [CAP*8-1:0] ins = {{(EMAX*8){1'b0}}, shifted & keep};
+    wire [CAP*8-1:0] ins = {{EMAX{8'h00}}, shifted & keep};
 
     wire [31:0] bytes_next = bytes_left - nvalid;
 
@@ -65,14 +65,14 @@ module vta_unpack #(
 
     always @(posedge clk) begin
         if (rst) begin
-            buf_q      <= {(CAP*8){1'b0}};
+            buf_q      <= {CAP{8'h00}};
             cnt        <= {CW{1'b0}};
             rows_left  <= 16'd0;
             bytes_left <= 32'd0;
             first      <= 1'b0;
             off        <= {LOG_B{1'b0}};
         end else if (start) begin
-            buf_q      <= {(CAP*8){1'b0}};
+            buf_q      <= {CAP{8'h00}};
             cnt        <= {CW{1'b0}};
             rows_left  <= (row_bytes == 32'd0) ? 16'd0 : nrows;
             bytes_left <= row_bytes;

@@ -9,6 +9,8 @@ Python API::
 
     build(sim, cfg) -> Path                                # build (or reuse) the model
     run_vectors(sim, cfg, vector_dirs, ...) -> list[dict]  # one result dict per vector
+    run_cocotb(sim, cfg, test_module, env) -> (dir, crash) # any cocotb module on the build
+    find_vectors(paths) -> list[Path]                      # vector dirs at or below paths
 
 Environment passed to the simulator (see tb/cocotb_vta.py): VTA_VECTORS, VTA_RESULTS,
 VTA_MAX_CYCLES, VTA_STALL.
@@ -128,20 +130,43 @@ def build(sim: str, cfg: VtaConfig, *, force: bool = False, quiet: bool = True) 
     return bdir
 
 
-def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
-                max_cycles: int | None = None, waves: bool = False, quiet: bool = True,
-                tag: str = "run", stall: str | None = None) -> list[dict]:
-    """Run vectors (all of configuration cfg) in one simulator process.
-
-    Returns one dict per vector: vector, path, sim, passed, cycles, wall, message.
-    A simulator crash turns every vector without a result into a failure.
-    """
+def run_cocotb(sim: str, cfg: VtaConfig, test_module: str, env: dict[str, str], *,
+               waves: bool = False, quiet: bool = True, tag: str = "run") -> tuple[Path, str]:
+    """Run a cocotb test module on the (cached) build; returns (test dir, crash message)."""
     from cocotb_tools.runner import get_runner
 
     bdir = build(sim, cfg, quiet=quiet)
     tdir = bdir / tag
     tdir.mkdir(exist_ok=True)
-    results_path = tdir / "vta_results.json"
+    full_env = sim_env()
+    full_env.update(env)
+    saved = _apply_env(full_env)
+    crash = ""
+    try:
+        runner = get_runner(sim)
+        log = tdir / "sim.log"
+        try:
+            runner.test(test_module=test_module, hdl_toplevel=TOPLEVEL, hdl_toplevel_lang="verilog",
+                        build_dir=str(bdir), test_dir=str(tdir), extra_env=env, waves=waves,
+                        timescale=("1ns", "1ps"), results_xml=str(tdir / "results.xml"),
+                        log_file=str(log) if quiet else None)
+        except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
+            crash = f"simulator exited with {exc}; see {log}"
+    finally:
+        _restore_env(saved)
+    return tdir, crash
+
+
+def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
+                max_cycles: int | None = None, waves: bool = False, quiet: bool = True,
+                tag: str = "run", stall: str | None = None) -> list[dict]:
+    """Run vectors (all of configuration cfg) in one simulator process.
+
+    Returns one dict per vector: vector, path, sim, passed, cycles, wall, message and,
+    when DONE was reached, counters (performance counters by name). A simulator crash
+    turns every vector without a result into a failure.
+    """
+    results_path = build_dir(sim, cfg) / tag / "vta_results.json"
     results_path.unlink(missing_ok=True)
     env = {"VTA_VECTORS": os.pathsep.join(str(Path(v).resolve()) for v in vector_dirs),
            "VTA_RESULTS": str(results_path)}
@@ -149,24 +174,8 @@ def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
         env["VTA_MAX_CYCLES"] = str(max_cycles)
     if stall:
         env["VTA_STALL"] = stall
-    full_env = sim_env()
-    full_env.update(env)
-    saved = _apply_env(full_env)
     started = time.perf_counter()
-    crash = ""
-    try:
-        runner = get_runner(sim)
-        log = tdir / "sim.log"
-        try:
-            runner.test(test_module="tb.cocotb_vta", hdl_toplevel=TOPLEVEL, hdl_toplevel_lang="verilog",
-                        build_dir=str(bdir),
-                        test_dir=str(tdir), extra_env=env, waves=waves,
-                        timescale=("1ns", "1ps"), results_xml=str(tdir / "results.xml"),
-                        log_file=str(log) if quiet else None)
-        except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
-            crash = f"simulator exited with {exc}; see {log}"
-    finally:
-        _restore_env(saved)
+    tdir, crash = run_cocotb(sim, cfg, "tb.cocotb_vta", env, waves=waves, quiet=quiet, tag=tag)
     elapsed = time.perf_counter() - started
     results = json.loads(results_path.read_text()) if results_path.exists() else []
     seen = {r["path"] for r in results}

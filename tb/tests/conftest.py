@@ -1,0 +1,9 @@
+"""Shared fixtures for the RTL tests: simulator runs are cached per session."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))

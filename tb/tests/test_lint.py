@@ -1,0 +1,93 @@
+"""Quality gates on rtl/: Verilator -Wall lint and Icarus -Wall compile are clean for
+the default and several other configurations, and the design files follow the rules."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from models.config import VtaConfig, load_config
+from tb.runner import RTL_DIR, ROOT, VERILATOR_ROOT, rtl_sources, sim_env
+
+#: configurations beyond the shipped ones that stress the parameterization
+EXTRA_CONFIGS = {
+    "bus32": {"LOG_BUS_WIDTH": 5, "LOG_BLOCK": 2, "LOG_UOP_BUFF_SIZE": 10,
+              "LOG_INP_BUFF_SIZE": 10, "LOG_WGT_BUFF_SIZE": 12, "LOG_ACC_BUFF_SIZE": 12},
+    "bus512_block8": {"LOG_BUS_WIDTH": 9, "LOG_BLOCK": 3, "LOG_UOP_BUFF_SIZE": 10,
+                      "LOG_INP_BUFF_SIZE": 10, "LOG_WGT_BUFF_SIZE": 12, "LOG_ACC_BUFF_SIZE": 12},
+    "block2": {"LOG_BLOCK": 1, "LOG_BUS_WIDTH": 7, "LOG_UOP_BUFF_SIZE": 8, "LOG_INP_BUFF_SIZE": 8,
+               "LOG_WGT_BUFF_SIZE": 9, "LOG_ACC_BUFF_SIZE": 9},
+    "batch8_q1": {"LOG_BATCH": 3, "LOG_BLOCK": 2, "LOG_UOP_BUFF_SIZE": 10, "LOG_INP_BUFF_SIZE": 10,
+                  "LOG_WGT_BUFF_SIZE": 12, "LOG_ACC_BUFF_SIZE": 12, "CMD_QUEUE_DEPTH": 1,
+                  "TOKEN_QUEUE_DEPTH": 1},
+    "block32": {"LOG_BLOCK": 5, "LOG_BATCH": 1, "LOG_UOP_BUFF_SIZE": 10, "LOG_INP_BUFF_SIZE": 12,
+                "LOG_WGT_BUFF_SIZE": 16, "LOG_ACC_BUFF_SIZE": 14, "LOG_BUS_WIDTH": 8},
+    "deep_queues": {"CMD_QUEUE_DEPTH": 64, "TOKEN_QUEUE_DEPTH": 255},
+}
+CONFIGS = {name: load_config(name) for name in ("default", "small", "batch2")}
+CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
+
+VERILATORS = [str(VERILATOR_ROOT / "bin" / "verilator")]
+if Path("/usr/bin/verilator").exists():  # Debian's 5.006, run by the before-stop hook
+    VERILATORS.append("/usr/bin/verilator")
+
+
+def _verilator_env(binary: str) -> dict[str, str]:
+    env = sim_env()
+    if not binary.startswith(str(VERILATOR_ROOT)):
+        env.pop("VERILATOR_ROOT", None)  # a system Verilator must use its own root
+    return env
+
+
+@pytest.mark.parametrize("binary", VERILATORS)
+def test_verilator_lint_clean(binary):
+    """The exact command of the before-stop hook, with -Wall, warns about nothing."""
+    srcs = [str(p.relative_to(ROOT)) for p in rtl_sources()]
+    res = subprocess.run([binary, "--lint-only", "-Wall", "-Irtl", *srcs], cwd=ROOT,
+                         env=_verilator_env(binary), capture_output=True, text=True)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_verilator_lint_configs(name):
+    params = [f"-G{k}={v}" for k, v in CONFIGS[name].values.items()]
+    res = subprocess.run([VERILATORS[0], "--lint-only", "-Wall", "-Irtl", *params,
+                          *map(str, rtl_sources())], cwd=ROOT, env=sim_env(),
+                         capture_output=True, text=True)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_iverilog_compile_clean(name, tmp_path):
+    params = [f"-Pvta_top.{k}={v}" for k, v in CONFIGS[name].values.items()]
+    res = subprocess.run(["iverilog", "-g2012", "-Wall", "-s", "vta_top", "-o", str(tmp_path / "a.vvp"),
+                          *params, *map(str, rtl_sources())], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert not res.stdout.strip() and not res.stderr.strip(), res.stdout + res.stderr
+
+
+def test_design_file_rules():
+    """One module per file named after it, default_nettype none/wire, no initial blocks or
+    delays, vta_top the only module nobody instantiates."""
+    files = rtl_sources()
+    assert files and all(p.parent == RTL_DIR for p in files)
+    assert {p.suffix for p in RTL_DIR.iterdir() if p.is_file()} <= {".v", ".md"}
+    modules, instantiated = set(), set()
+    for path in files:
+        text = path.read_text()
+        code = re.sub(r"//[^\n]*", "", text)
+        mods = re.findall(r"^\s*module\s+(\w+)", code, re.M)
+        assert mods == [path.stem], f"{path.name}: modules {mods}"
+        lines = [l for l in code.splitlines() if l.strip()]
+        assert lines[0].strip() == "`default_nettype none", path.name
+        assert lines[-1].strip() == "`default_nettype wire", path.name
+        assert not re.search(r"\binitial\b", code), f"{path.name}: initial block"
+        assert not re.search(r"#\s*\d", code), f"{path.name}: delay"
+        modules.add(path.stem)
+        instantiated |= set(re.findall(r"^\s*(vta_\w+)\s+#?\s*\(", code, re.M))
+    assert modules - instantiated == {"vta_top"}

@@ -1,0 +1,84 @@
+"""RTL runs of the programs in tb/programs.py: configuration and alignment sweeps
+(expectations from the golden model), performance targets, and the host interface."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from models.config import VtaConfig, load_config
+from models.vector import save_vector
+from tb import programs as P
+from tb.runner import build_dir, run_cocotb, run_vectors
+from tb.tests.test_lint import EXTRA_CONFIGS
+
+SWEEP = {name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()
+         if name != "deep_queues"}
+SWEEP.update({name: load_config(name) for name in ("default", "small", "batch2")})
+ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F}
+
+
+def _vectors(cfg: VtaConfig, name: str, root: Path) -> list[Path]:
+    return [save_vector(P.mixed(cfg, 0), root / f"{name}_mixed0"),
+            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / f"{name}_oddbases")]
+
+
+@pytest.mark.parametrize("sim,stall", [("icarus", None), ("verilator", "0.4:5")])
+@pytest.mark.parametrize("name", sorted(SWEEP))
+def test_config_sweep(name, sim, stall, tmp_path):
+    cfg = SWEEP[name]
+    res = run_vectors(sim, cfg, _vectors(cfg, name, tmp_path), stall=stall, tag="pytest-sweep")
+    bad = [f"{r['vector']}: {r['message']}" for r in res if not r["passed"]]
+    assert len(res) == 2 and not bad, bad
+
+
+@lru_cache(maxsize=None)
+def perf_results(root: str) -> dict[str, dict]:
+    cfg = load_config("default")
+    vecs = [save_vector(P.perf_gemm(cfg), Path(root) / "perf_gemm"),
+            save_vector(P.perf_load_store(cfg), Path(root) / "perf_load_store"),
+            save_vector(P.perf_overlap(cfg), Path(root) / "perf_overlap")]
+    return {r["vector"]: r for r in run_vectors("verilator", cfg, vecs, tag="pytest-perf")}
+
+
+@pytest.fixture(scope="module")
+def perf(tmp_path_factory):
+    return perf_results(str(tmp_path_factory.mktemp("perf")))
+
+
+def test_perf_gemm_uops_per_cycle(perf):
+    r = perf["perf_gemm"]
+    assert r["passed"], r["message"]
+    c = r["counters"]
+    assert c["GEMM_UOPS"] == 1 * 65 + 2 * 64 * 64 + 64 * 64
+    assert c["GEMM_UOPS"] / c["GEMM_EXEC"] >= 0.95, c
+
+
+def test_perf_load_store_bus_utilisation(perf):
+    r = perf["perf_load_store"]
+    assert r["passed"], r["message"]
+    c, bus = r["counters"], 8
+    x = 2048 // 5
+    load_bytes = 2048 * 16 + 256 * 256 + 4 * x * 16  # perf_load_store's INP and WGT tiles
+    assert load_bytes / (c["LOAD_EXEC"] * bus) >= 0.90, c
+    assert c["WR_BYTES"] == 2048 * 16
+    assert c["WR_BYTES"] / (c["STORE_EXEC"] * bus) >= 0.90, c
+
+
+def test_perf_load_compute_overlap(perf):
+    r = perf["perf_overlap"]
+    assert r["passed"], r["message"]
+    c = r["counters"]
+    serial = c["LOAD_EXEC"] + c["GEMM_EXEC"]
+    assert r["cycles"] < 0.8 * serial, (r["cycles"], c)
+
+
+@pytest.mark.parametrize("sim", ["icarus", "verilator"])
+def test_host_interface(sim, tmp_path):
+    cfg = load_config("small")
+    vec = save_vector(P.mixed(cfg, 2), tmp_path / "regs")
+    tdir, crash = run_cocotb(sim, cfg, "tb.cocotb_regs", {"VTA_VECTOR": str(vec)}, tag="pytest-regs")
+    xml = (tdir / "results.xml").read_text() if (tdir / "results.xml").exists() else ""
+    assert not crash and "<testcase" in xml and "<failure" not in xml, \
+        f"{crash}; see {tdir / 'sim.log'}"
