@@ -1,0 +1,270 @@
+"""The coverpoints: every bin the regression must hit, and how an observation maps to bins.
+
+A coverpoint is a name, a fixed list of bin labels and a function from one observation
+to the labels it hits. Labels do not depend on the configuration (``x_size/max`` means
+"the largest legal value for this build"), so data from runs on different
+configurations merge bin by bin. Observations come in four kinds (``Point.source``):
+``insn`` (an executed instruction, :class:`tb.uvm.txn.InsnEvent`), ``axi`` (an AXI4
+burst), ``lite`` (an AXI4-Lite register access) and ``cycle`` (a per-cycle snapshot of
+handshakes and module activity, :class:`CycleSample`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from models.config import VtaConfig
+from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
+from models.stats import LEGAL_FLAGS, PADS
+
+MODULES = ("load", "compute", "store")
+CHANNELS = ("aw", "w", "b", "ar", "r")
+REGISTERS = {0x00: "CTRL", 0x04: "CYCLES", 0x08: "INSN_COUNT", 0x0C: "INSN_ADDR",
+             0x10: "UOP_BASE", 0x14: "INP_BASE", 0x18: "WGT_BASE", 0x1C: "ACC_BASE",
+             0x20: "OUT_BASE"}
+WRITABLE = tuple(name for name in REGISTERS.values() if name != "CYCLES")
+BUFFERS = ("uop", "inp", "wgt", "acc", "out")
+LOAD_TYPES = (MemType.UOP, MemType.WGT, MemType.INP, MemType.ACC, MemType.ACC_8BIT)
+_BUFFER_OF = {MemType.UOP: "uop", MemType.WGT: "wgt", MemType.INP: "inp",
+              MemType.ACC: "acc", MemType.ACC_8BIT: "acc", MemType.OUT: "out"}
+
+
+@dataclass(frozen=True)
+class CycleSample:
+    """What one clock edge showed: stalled AXI channels and which modules were active.
+
+    ``stalls`` names channels with valid high and ready low (aw/w/ar: the memory slave
+    holds the RTL back; b/r: the RTL holds the slave back) plus ``b_delay``/``r_delay``
+    when a response is owed but not offered. ``busy`` counts modules not idle (rtl
+    vta_top ``l_busy``/``c_busy``/``s_busy``), ``executing`` those in their execute phase
+    with work in flight (status bit 14).
+    """
+
+    stalls: frozenset[str]
+    busy: int
+    executing: int
+
+
+@dataclass(frozen=True)
+class Point:
+    """One coverpoint: ``bins`` are its labels, ``hits`` maps an observation to labels."""
+
+    name: str
+    source: str
+    bins: tuple[str, ...]
+    hits: Callable[[Any, VtaConfig | None], Iterable[str]]
+    description: str
+
+
+def _flag_combos(module: str) -> tuple[str, ...]:
+    legal = LEGAL_FLAGS[module]
+    out = []
+    for mask in range(1 << len(legal)):
+        out.append("+".join(f for n, f in enumerate(legal) if mask >> n & 1) or "none")
+    return tuple(f"{module}/{c}" for c in out)
+
+
+def _depth(cfg: VtaConfig, buffer: str) -> int:
+    return {"uop": cfg.uop_depth, "inp": cfg.inp_depth, "wgt": cfg.wgt_depth,
+            "acc": cfg.acc_depth, "out": cfg.out_depth}[buffer]
+
+
+def _is(insn: dict, *ops: Opcode) -> bool:
+    return insn["opcode"] in ops
+
+
+def _memory(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.LOAD) and i["memory_type"] in _BUFFER_OF:
+        yield f"load/{MemType(i['memory_type']).name}"
+    elif _is(i, Opcode.STORE) and i["memory_type"] == MemType.OUT:
+        yield "store/OUT"
+
+
+def _pad(pad: str) -> Callable[[Any, VtaConfig | None], Iterable[str]]:
+    def hits(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+        if _is(e.insn, Opcode.LOAD) and e.insn["x_size"]:
+            v = e.insn[pad]
+            yield "0" if v == 0 else "nonzero"
+            if v == 15:
+                yield "15"
+    return hits
+
+
+def _kind(insn: dict) -> str:
+    return "load" if insn["opcode"] == Opcode.LOAD else "store"
+
+
+def _sizes(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if not _is(i, Opcode.LOAD, Opcode.STORE) or i["memory_type"] not in _BUFFER_OF or not i["x_size"]:
+        return
+    depth = _depth(cfg, _BUFFER_OF[MemType(i["memory_type"])])
+    for name in ("x_size", "y_size"):
+        if i[name] == 1:
+            yield f"{_kind(i)}/{name}/1"
+        if i[name] == depth:
+            yield f"{_kind(i)}/{name}/max"
+
+
+def _stride(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.LOAD, Opcode.STORE) and i["x_size"]:
+        if i["x_stride"] == i["x_size"]:
+            yield f"{_kind(i)}/equal"
+        elif i["x_stride"] > i["x_size"]:
+            yield f"{_kind(i)}/greater"
+
+
+def _flags(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    set_flags = [f for f in DEP_FLAGS if e.insn[f]]
+    yield f"{e.module}/{'+'.join(set_flags) or 'none'}"
+
+
+def _loops(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.GEMM, Opcode.ALU):
+        op = Opcode(i["opcode"]).name.lower()
+        for name in ("iter_out", "iter_in"):
+            if i[name] >= 1:
+                yield f"{op}/{name}/{'1' if i[name] == 1 else '>1'}"
+        uops = i["uop_end"] - i["uop_bgn"]
+        if uops >= 1:
+            yield f"{op}/uops/{'1' if uops == 1 else 'many'}"
+
+
+def _gemm_reset(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    if _is(e.insn, Opcode.GEMM):
+        yield "reset" if e.insn["reset_reg"] else "accumulate"
+
+
+def _alu(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.ALU) and i["alu_opcode"] in AluOp._value2member_map_:
+        yield f"{AluOp(i['alu_opcode']).name}/{'imm' if i['use_imm'] else 'reg'}"
+
+
+def _imm(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if not (_is(i, Opcode.ALU) and i["use_imm"]):
+        return
+    v = i["imm"]
+    named = {0: "0", 1: "+1", -1: "-1", -(1 << 15): "min", (1 << 15) - 1: "max"}
+    if v in named:
+        yield named[v]
+    if i["alu_opcode"] == AluOp.SHR and abs(v) == cfg.acc_width - 1:
+        yield f"SHR/{'+' if v > 0 else '-'}(W-1)"
+
+
+def _sram(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    """First and last SRAM entry a LOAD writes or a STORE reads (pads included)."""
+    i = e.insn
+    if not _is(i, Opcode.LOAD, Opcode.STORE) or i["memory_type"] not in _BUFFER_OF or not i["x_size"]:
+        return
+    buf = _BUFFER_OF[MemType(i["memory_type"])]
+    if _is(i, Opcode.LOAD):
+        rows = i["y_pad_0"] + i["y_size"] + i["y_pad_1"]
+        cols = i["x_pad_0"] + i["x_size"] + i["x_pad_1"]
+    else:
+        rows, cols = i["y_size"], i["x_size"]
+    first, last = i["sram_base"], i["sram_base"] + rows * cols - 1
+    if first == 0:
+        yield f"{buf}/0"
+    if first <= _depth(cfg, buf) - 1 <= last:
+        yield f"{buf}/last"
+
+
+def _acc8(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.LOAD) and i["memory_type"] == MemType.ACC_8BIT and i["x_size"]:
+        yield "padded" if any(i[p] for p in PADS) else "unpadded"
+
+
+def _burst_len(b: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    yield f"{b.kind}/{'1' if b.beats == 1 else '256' if b.beats == 256 else '2..255'}"
+
+
+def _burst_4k(b: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    end = b.beat_addr(b.beats - 1) + b.size  # first byte after the burst
+    if end % 4096 == 0:
+        yield f"{b.kind}/ends_at_4k"
+
+
+def _lite(a: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    name = REGISTERS.get(a.addr & ~3, "unmapped")
+    if a.kind == "write" and name == "CYCLES":
+        name = "CYCLES(read-only)"
+    yield f"{a.kind}/{name}"
+
+
+def _stalls(c: CycleSample, cfg: VtaConfig | None) -> Iterable[str]:
+    return c.stalls
+
+
+def _busy(c: CycleSample, cfg: VtaConfig | None) -> Iterable[str]:
+    for label, n in (("busy", c.busy), ("executing", c.executing)):
+        if n >= 2:
+            yield f"{label}/2+"
+        if n == 3:
+            yield f"{label}/3"
+
+
+POINTS: tuple[Point, ...] = (
+    Point("insn.opcode", "insn", tuple(op.name for op in Opcode),
+          lambda e, cfg: [Opcode(e.insn["opcode"]).name], "every opcode executed"),
+    Point("insn.memory_type", "insn",
+          tuple(f"load/{m.name}" for m in LOAD_TYPES) + ("store/OUT",),
+          _memory, "memory type of each LOAD and STORE"),
+    *(Point(f"load.{pad}", "insn", ("0", "nonzero", "15"), _pad(pad),
+            f"LOAD {pad}: zero, non-zero and the maximum 15") for pad in PADS),
+    Point("mem.size", "insn",
+          tuple(f"{k}/{f}/{v}" for k in ("load", "store") for f in ("x_size", "y_size")
+                for v in ("1", "max")),
+          _sizes, "x_size and y_size at 1 and at the buffer depth (largest legal)"),
+    Point("mem.x_stride", "insn", ("load/equal", "load/greater", "store/equal", "store/greater"),
+          _stride, "x_stride equal to and greater than x_size"),
+    Point("insn.tokens", "insn", tuple(c for m in MODULES for c in _flag_combos(m)),
+          _flags, "every legal combination of dependency flags per module"),
+    Point("gemm.reset", "insn", ("reset", "accumulate"), _gemm_reset, "GEMM with and without reset"),
+    Point("uop.loops", "insn",
+          tuple(f"{op}/{f}/{v}" for op in ("gemm", "alu")
+                for f, vals in (("iter_out", ("1", ">1")), ("iter_in", ("1", ">1")),
+                                ("uops", ("1", "many"))) for v in vals),
+          _loops, "iter_out, iter_in at 1 and above; one and many micro-ops"),
+    Point("alu.op_x_imm", "insn",
+          tuple(f"{op.name}/{how}" for op in AluOp for how in ("imm", "reg")),
+          _alu, "each ALU operation crossed with use_imm"),
+    Point("alu.imm", "insn", ("0", "+1", "-1", "min", "max", "SHR/+(W-1)", "SHR/-(W-1)"),
+          _imm, "immediates 0, +-1, 16-bit extremes, shifts by +-(ACC width - 1)"),
+    Point("sram.index", "insn", tuple(f"{b}/{e}" for b in BUFFERS for e in ("0", "last")),
+          _sram, "SRAM entry 0 and the last entry of every buffer"),
+    Point("load.acc8", "insn", ("unpadded", "padded"), _acc8, "LOAD ACC_8BIT with and without pads"),
+    Point("axi.burst_len", "axi",
+          tuple(f"{k}/{n}" for k in ("read", "write") for n in ("1", "2..255", "256")),
+          _burst_len, "AXI burst lengths 1, in between and 256 beats"),
+    Point("axi.4k_boundary", "axi", ("read/ends_at_4k", "write/ends_at_4k"), _burst_4k,
+          "bursts ending right at a 4 KiB boundary"),
+    Point("axi.backpressure", "cycle",
+          tuple(f"{ch}_stall" for ch in CHANNELS) + ("b_delay", "r_delay"),
+          _stalls, "valid held without ready on each channel; responses held back"),
+    Point("modules.concurrent", "cycle",
+          ("busy/2+", "busy/3", "executing/2+", "executing/3"), _busy,
+          "two and three modules busy (not idle) / executing in the same cycle"),
+    Point("host.registers", "lite",
+          tuple(f"write/{r}" for r in WRITABLE) + tuple(f"read/{r}" for r in REGISTERS.values())
+          + ("read/unmapped", "write/unmapped", "write/CYCLES(read-only)"),
+          _lite, "every control register written and read; unmapped offsets"),
+)
+
+
+def point(name: str) -> Point:
+    """The coverpoint called ``name`` (KeyError names it otherwise)."""
+    for p in POINTS:
+        if p.name == name:
+            return p
+    raise KeyError(f"no coverpoint {name!r}")
+
+
+def all_bins() -> set[tuple[str, str]]:
+    """Every (coverpoint, bin) pair."""
+    return {(p.name, b) for p in POINTS for b in p.bins}
