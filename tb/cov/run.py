@@ -1,0 +1,126 @@
+"""Driver: the regression with coverage on, steered random programs, then the report.
+
+    python -m tb.cov.run [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage]
+
+1. The fixed suite on Verilator with coverage builds: every directed vector, the
+   closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
+   launches and the negative tests (their checkers must fire; the RTL still runs).
+2. N random programs in batches of B: the first batch as the plain regression draws them
+   (``tb.uvm.run.random_jobs``), each later program from knobs that aim at bins still
+   unhit (tb/cov/steer.py), written as vectors under <out>/programs/.
+3. ``tb.cov.report`` over the per-test data in <out>/data: index.html, summary.json.
+
+Every simulator process leaves one functional JSON and one Verilator coverage.dat; the
+driver copies the .dat next to the JSON. Exit status is the report's (1 if a target is
+missed) or 1 if a job failed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from models.config import load_config
+from models.gen import generate
+from models.vector import save_vector
+from tb.cov import closure, data, report, steer, waivers
+from tb.cov.build import ENV_VAR
+from tb.cov.testplan import job_kind
+from tb.runner import ROOT, find_vectors
+from tb.uvm import run as uvm_run
+from tb.uvm.jobs import Job, draw_random
+
+SIM = "verilator"  # the simulator with code coverage
+CLOSURE_CONFIG = "small"
+
+
+def fixed_jobs(out: Path, seed: int) -> list[tuple[str, Job]]:
+    """Directed vectors, closure programs, flows and negative tests."""
+    jobs = uvm_run.vector_jobs(find_vectors([ROOT / "vectors"]), None, seed)
+    for d in closure.write_programs(load_config(CLOSURE_CONFIG), out / "programs"):
+        jobs.append((CLOSURE_CONFIG, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
+    for test in ("regmap", "reset", "back2back"):
+        jobs += uvm_run.special_jobs(test, CLOSURE_CONFIG, seed, None)
+    return jobs + uvm_run.negative_jobs(seed, SIM)
+
+
+def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: random.Random
+                 ) -> list[tuple[str, Job]]:
+    """One program per seed from knobs aimed at unhit bins (plain draws if none is reachable)."""
+    jobs = []
+    for s in seeds:
+        config, profile = draw_random(s)
+        knobs, steered_profile, _ = steer.pick(unhit, rng)
+        vector = generate(s, load_config(config), knobs)
+        d = save_vector(vector, out / "programs" / f"steer-s{s}")
+        prof = steered_profile or profile
+        jobs.append((config, Job(f"steer-s{s}-{prof}", vector=str(d.resolve()), seed=s, profile=prof)))
+    return jobs
+
+
+def collect_dats(data_dir: Path) -> None:
+    """Copy each process's coverage.dat next to its functional JSON (once)."""
+    for js in data_dir.glob("*.json"):
+        if js.name == "run.json":
+            continue
+        dat = Path(data.load(js).get("cwd", "")) / "coverage.dat"
+        if dat.is_file() and not js.with_suffix(".dat").exists():
+            shutil.copy(dat, js.with_suffix(".dat"))
+
+
+def current(data_dir: Path) -> data.Counts:
+    return data.merge_files(p for p in data_dir.glob("*.json") if p.name != "run.json")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
+    p.add_argument("--count", type=int, default=40, help="random programs (default 40)")
+    p.add_argument("--batch", type=int, default=10, help="programs between coverage updates")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=2, help="simulator processes in parallel")
+    p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
+    args = p.parse_args(argv)
+    t0 = time.perf_counter()
+    data_dir = args.out / "data"
+    shutil.rmtree(args.out, ignore_errors=True)
+    data_dir.mkdir(parents=True)
+    os.environ[ENV_VAR] = str(data_dir.resolve())
+    uvm_run.prepare_env()
+    waived = set(waivers.load())
+    rng = random.Random(args.seed)
+    results: list[dict] = uvm_run.run_all(SIM, fixed_jobs(args.out, args.seed), args.jobs, False)
+    collect_dats(data_dir)
+    history = [{"programs": 0, **report.functional_summary(current(data_dir), {})}]
+    base = args.seed + 1000  # random seeds distinct from the fixed suite's
+    done = 0
+    while done < args.count:
+        n = min(args.batch, args.count - done)
+        seeds = range(base + done, base + done + n)
+        if done == 0:
+            jobs = uvm_run.random_jobs(seeds.start, n, None, None)
+        else:
+            unhit = [b for b in data.unhit(current(data_dir)) if b not in waived]
+            jobs = steered_jobs(args.out, seeds, unhit, rng)
+        results += uvm_run.run_all(SIM, jobs, args.jobs, False)
+        collect_dats(data_dir)
+        done += n
+        history.append({"programs": done, **report.functional_summary(current(data_dir), {})})
+        print(f"[cov] {done} random programs: {history[-1]['percent_hit']:.1f} % of bins hit", flush=True)
+    kinds: Counter[tuple[str, bool]] = Counter((job_kind(r["job"]), r["passed"]) for r in results)
+    per_kind = {k: (kinds[k, True], kinds[k, False]) for k in sorted({k for k, _ in kinds})}
+    (data_dir / "run.json").write_text(json.dumps({"results": per_kind, "history": history}, indent=1))
+    failed = [r for r in results if not r["passed"]]
+    uvm_run.print_failures(failed)
+    status = report.main(["--data", str(data_dir), "--out", str(args.out)])
+    print(f"[cov] {len(results)} jobs, {len(failed)} failed, {time.perf_counter() - t0:.0f} s")
+    return 1 if failed else status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

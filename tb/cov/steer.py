@@ -1,0 +1,114 @@
+"""Steering: knobs for the next random program, chosen from the bins still unhit.
+
+Each rule names the bins it can reach and the GenKnobs (and memory profile) that make
+them likely. :func:`pick` draws up to ``MAX_TARGETS`` unhit bins that some rule covers
+and merges their knobs over the defaults, so every program aims at a few holes at once
+while the generator keeps the program well-formed. Bins no rule reaches (whole-buffer
+sizes, register accesses) are left to the directed closure programs and flows.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from models.gen import GenKnobs
+
+MAX_TARGETS = 3
+ALU_OPS = ("MIN", "MAX", "ADD", "SHR", "MUL")
+Bin = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Steer:
+    """Knob overrides (and a profile, or None) for the bins ``matches`` accepts."""
+
+    matches: Callable[[Bin], bool]
+    knobs: Callable[[Bin, random.Random], dict[str, Any]]
+    profile: str | None = None
+
+
+def _one_hot_alu(op: str) -> tuple[float, ...]:
+    return tuple(1.0 if name == op else 0.0 for name in ALU_OPS)
+
+
+def _alu(b: Bin, rng: random.Random) -> dict[str, Any]:
+    op, how = b[1].split("/")
+    return {"w_alu": 8.0, "alu_op_weights": _one_hot_alu(op), "use_imm_prob": 1.0 if how == "imm" else 0.0}
+
+
+def _imm(b: Bin, rng: random.Random) -> dict[str, Any]:
+    out: dict[str, Any] = {"w_alu": 8.0, "use_imm_prob": 1.0, "imm_special_prob": 1.0}
+    if b[1].startswith("SHR"):
+        out["alu_op_weights"] = _one_hot_alu("SHR")
+    return out
+
+
+def _tokens(b: Bin, rng: random.Random) -> dict[str, Any]:
+    return {"token_eager": rng.choice([0.0, 1.0]), "order_eager": rng.random(),
+            "inp_slots": (1, 3), "acc_slots": (1, 3), "tiles": (4, 12)}
+
+
+def _loops(b: Bin, rng: random.Random) -> dict[str, Any]:
+    op, what, value = b[1].split("/")
+    out: dict[str, Any] = {"w_gemm" if op == "gemm" else "w_alu": 8.0}
+    if what == "uops":
+        out["uops"] = (1, 1) if value == "1" else (2, 8)
+    else:
+        out["iter_one_prob"] = 1.0 if value == "1" else 0.0
+    return out
+
+
+def _memtype(b: Bin, rng: random.Random) -> dict[str, Any]:
+    knob = {"load/ACC": "w_load_acc", "load/ACC_8BIT": "w_load_acc8", "load/INP": "w_load_inp",
+            "load/WGT": "w_load_wgt"}.get(b[1])
+    return {knob: 8.0} if knob else {}
+
+
+RULES: tuple[Steer, ...] = (
+    Steer(lambda b: b[0].startswith("load.") and b[0].endswith(("pad_0", "pad_1")) and b[1] != "0",
+          lambda b, r: {"pad_prob": 1.0, "pad15_prob": 1.0 if b[1] == "15" else 0.3}),
+    Steer(lambda b: b[0] == "mem.x_stride" and b[1].endswith("greater"),
+          lambda b, r: {"stride_extra_prob": 1.0}),
+    Steer(lambda b: b[0] == "mem.size" and b[1].endswith("/1"),
+          lambda b, r: {"x_size": (1, 1)} if "x_size" in b[1] else {"y_size": (1, 1)}),
+    Steer(lambda b: b[0] == "insn.tokens", _tokens),
+    Steer(lambda b: b[0] == "gemm.reset",
+          lambda b, r: {"w_gemm": 8.0, "reset_prob": 1.0 if b[1] == "reset" else 0.0}),
+    Steer(lambda b: b[0] == "uop.loops", _loops),
+    Steer(lambda b: b[0] == "alu.op_x_imm", _alu),
+    Steer(lambda b: b[0] == "alu.imm", _imm),
+    Steer(lambda b: b[0] == "insn.memory_type", _memtype),
+    Steer(lambda b: b[0] == "load.acc8",
+          lambda b, r: {"w_load_acc8": 8.0, "pad_prob": 1.0 if b[1] == "padded" else 0.0}),
+    Steer(lambda b: b[0] == "sram.index" and b[1].endswith("/0"),
+          lambda b, r: {"window_at_slot_start_prob": 1.0, "inp_slots": (1, 1), "acc_slots": (1, 1)}),
+    Steer(lambda b: b[0] == "axi.burst_len",
+          lambda b, r: {"x_size": (1, 1)} if b[1].endswith("/1") else {"x_size": (8, 16), "window": (32, 48)}),
+    Steer(lambda b: b[0] == "axi.4k_boundary",
+          lambda b, r: {"nonzero_bases_prob": 1.0, "unaligned_bases_prob": 0.0, "x_size": (4, 16)}),
+    Steer(lambda b: b[0] == "axi.backpressure", lambda b, r: {}, profile="heavy"),
+    Steer(lambda b: b[0] == "modules.concurrent",
+          lambda b, r: {"inp_slots": (3, 3), "acc_slots": (3, 3), "order_eager": 1.0,
+                        "token_eager": 1.0, "tiles": (8, 12)}, profile="none"),
+)
+
+
+def rule_for(b: Bin) -> Steer | None:
+    """The first rule that reaches bin ``b``, or None."""
+    return next((r for r in RULES if r.matches(b)), None)
+
+
+def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | None, list[Bin]]:
+    """Knobs, profile and the targeted bins for one program; (None, None, []) if nothing to aim at."""
+    reachable = [b for b in unhit if rule_for(b)]
+    if not reachable:
+        return None, None, []
+    targets = rng.sample(reachable, min(MAX_TARGETS, len(reachable)))
+    overrides: dict[str, Any] = {}
+    profile = None
+    for b in targets:
+        rule = rule_for(b)
+        overrides.update(rule.knobs(b, rng))
+        profile = rule.profile or profile
+    return replace(GenKnobs(), **overrides), profile, targets

@@ -1,0 +1,82 @@
+"""The coverage model itself: hand-built observations hit exactly the expected bins."""
+from __future__ import annotations
+
+from models.asm import parse_line
+from models.config import load_config
+from models.isa import decode_insn, module_of
+from tb.cov.model import CovModel
+from tb.cov.points import CycleSample
+from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
+
+CFG = load_config("small")
+
+
+def event(text: str) -> InsnEvent:
+    insn = decode_insn(CFG, parse_line(CFG, text, "test"))
+    return InsnEvent(0, module_of(insn), insn, text, "small")
+
+
+def hits(model: CovModel) -> set[str]:
+    return {f"{p}/{b}" for p, bins in model.counts().items() for b, h in bins.items() if h}
+
+
+def test_load_with_pad_15_hits_exactly_its_bins() -> None:
+    m = CovModel()
+    m.sample("insn", event("LOAD INP sram_base=0 y_size=1 x_size=3 x_stride=5 x_pad_0=15 push_next"), CFG)
+    assert hits(m) == {
+        "insn.opcode/LOAD", "insn.memory_type/load/INP", "load.x_pad_0/nonzero", "load.x_pad_0/15",
+        "load.y_pad_0/0", "load.y_pad_1/0", "load.x_pad_1/0", "mem.size/load/y_size/1",
+        "mem.x_stride/load/greater", "insn.tokens/load/push_next_dep", "sram.index/inp/0"}
+
+
+def test_full_buffer_store_hits_max_and_last_entry() -> None:
+    m = CovModel()
+    depth = CFG.out_depth
+    m.sample("insn", event(f"STORE OUT pop_prev push_prev y_size=1 x_size={depth} x_stride={depth}"), CFG)
+    got = hits(m)
+    assert {"mem.size/store/x_size/max", "sram.index/out/0", "sram.index/out/last",
+            "insn.tokens/store/pop_prev_dep+push_prev_dep", "mem.x_stride/store/equal"} <= got
+    assert "mem.size/store/y_size/max" not in got
+
+
+def test_alu_shift_by_width_minus_one() -> None:
+    m = CovModel()
+    w = CFG.acc_width
+    m.sample("insn", event(f"ALU SHR use_imm imm=-{w - 1} uop_end=3 iter_out=1 iter_in=2"), CFG)
+    got = hits(m)
+    assert {"alu.op_x_imm/SHR/imm", "alu.imm/SHR/-(W-1)", "uop.loops/alu/uops/many",
+            "uop.loops/alu/iter_out/1", "uop.loops/alu/iter_in/>1", "insn.tokens/compute/none"} <= got
+    assert not any(h.startswith("alu.imm/") and h != "alu.imm/SHR/-(W-1)" for h in got)
+
+
+def test_gemm_reset_and_counts_accumulate() -> None:
+    m = CovModel()
+    for _ in range(3):
+        m.sample("insn", event("GEMM pop_prev reset uop_end=1 iter_out=2 iter_in=1"), CFG)
+    counts = m.counts()
+    assert counts["gemm.reset"] == {"reset": 3, "accumulate": 0}
+    assert counts["uop.loops"]["gemm/iter_out/>1"] == 3
+
+
+def test_axi_burst_of_256_ending_at_4k() -> None:
+    m = CovModel()
+    m.sample("axi", AxiBurst("read", 0, 0x1000 - 256 * 8, 256, 8, 1, 8))
+    m.sample("axi", AxiBurst("write", 0, 0x2000, 1, 8, 1, 8))
+    assert hits(m) == {"axi.burst_len/read/256", "axi.4k_boundary/read/ends_at_4k",
+                       "axi.burst_len/write/1"}
+
+
+def test_cycle_and_register_observations() -> None:
+    m = CovModel()
+    m.sample("cycle", CycleSample(frozenset({"aw_stall", "r_delay"}), 3, 2))
+    m.sample("lite", AxiLiteAccess("write", 0x04, 5))
+    m.sample("lite", AxiLiteAccess("read", 0x40, 0))
+    assert hits(m) == {"axi.backpressure/aw_stall", "axi.backpressure/r_delay", "modules.concurrent/busy/2+",
+                       "modules.concurrent/busy/3", "modules.concurrent/executing/2+",
+                       "host.registers/write/CYCLES(read-only)", "host.registers/read/unmapped"}
+
+
+def test_models_do_not_share_hits() -> None:
+    a, b = CovModel(), CovModel()
+    a.sample("insn", event("FINISH pop_next"), CFG)
+    assert "insn.opcode/FINISH" in hits(a) and not hits(b)

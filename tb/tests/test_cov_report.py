@@ -1,0 +1,101 @@
+"""Coverage files, waivers, testplan, steering and the report on a small synthetic data set."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from models.config import load_config
+from models.gen import generate
+from tb.cov import data, report, steer, testplan, waivers
+from tb.cov.codecov import figures, parse_dat
+from tb.cov.points import all_bins
+
+RTL_FILE = Path(__file__).resolve().parents[2] / "rtl" / "vta_top.v"
+
+
+def _dat(path: Path, points: list[tuple[str, int]]) -> Path:
+    lines = ["# SystemC::Coverage-3"]
+    for n, (page, hits) in enumerate(points):
+        key = f"\x01t\x02x\x01page\x02{page}/vta_top\x01f\x02{RTL_FILE}\x01l\x02{n + 1}\x01o\x02p{n}"
+        lines.append(f"C '{key}' {hits}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_merge_sums_and_rejects_unknown_bins() -> None:
+    a, b = data.empty(), data.empty()
+    a["gemm.reset"]["reset"] = 2
+    b["gemm.reset"]["reset"] = 3
+    assert data.merge([a, b])["gemm.reset"]["reset"] == 5
+    with pytest.raises(ValueError, match="unknown bin"):
+        data.merge([{"gemm.reset": {"sometimes": 1}}])
+
+
+def test_waiver_of_nonexistent_bin_is_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "w.yaml"
+    f.write_text("- bin: gemm.reset/sometimes\n  reason: no such bin\n")
+    with pytest.raises(waivers.WaiverError, match="no bin"):
+        waivers.load(f)
+    f.write_text("- bin: gemm.reset/reset\n  reason: ''\n")
+    with pytest.raises(waivers.WaiverError, match="reason"):
+        waivers.load(f)
+
+
+def test_shipped_waivers_and_testplan_name_real_bins() -> None:
+    assert set(waivers.load()) <= all_bins()
+    assert testplan.load()
+
+
+def test_code_figures_from_dat(tmp_path: Path) -> None:
+    pts = parse_dat(_dat(tmp_path / "c.dat", [("v_line", 1), ("v_line", 0), ("v_toggle", 4)]))
+    f = figures(pts)
+    assert f["line"] == {"covered": 1, "total": 2, "percent": 50.0}
+    assert f["toggle"]["percent"] == 100.0
+
+
+def test_report_on_synthetic_data(tmp_path: Path) -> None:
+    d = tmp_path / "data"
+    counts = data.empty()
+    for p in counts:
+        for b in counts[p]:
+            counts[p][b] = 1
+    counts["gemm.reset"]["accumulate"] = 0
+    data.write(d / "t1.json", "t1", ["vec-x"], counts)
+    (d / "run.json").write_text(json.dumps({"results": {"vec": [1, 0]},
+                                            "history": [{"programs": 0, "percent_hit": 50.0}]}))
+    wf = tmp_path / "w.yaml"
+    wf.write_text("[]\n")
+    s = report.build_report(d, tmp_path / "out", wf)
+    assert {"functional", "line", "toggle"} <= set(s)
+    assert s["unhit"] == ["gemm.reset/accumulate"]
+    assert s["functional"] < 100.0
+    assert json.loads((tmp_path / "out" / "summary.json").read_text())["functional"] == s["functional"]
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "gemm.reset" in page and "UNHIT" in page
+    assert (tmp_path / "out" / "coverage_vs_programs.png").exists()
+    wf.write_text("- bin: gemm.reset/accumulate\n  reason: test\n")
+    assert report.build_report(d, tmp_path / "out2", wf)["functional"] == 100.0
+
+
+def test_testplan_status(tmp_path: Path) -> None:
+    tp = testplan.Testpoint("x", "3", "gemm", ["vec"], ["gemm.reset"])
+    counts = data.empty()
+    counts["gemm.reset"]["reset"] = 1
+    testplan.evaluate([tp], counts, set(), {"vec": (2, 0)})
+    assert tp.status == "open" and tp.missing == ["gemm.reset/accumulate unhit"]
+    testplan.evaluate([tp], counts, {("gemm.reset", "accumulate")}, {"vec": (2, 0)})
+    assert tp.status == "pass"
+    testplan.evaluate([tp], counts, set(), {"vec": (1, 1)})
+    assert tp.status == "fail"
+
+
+def test_steering_aims_at_the_unhit_bin() -> None:
+    knobs, profile, targets = steer.pick([("alu.op_x_imm", "MUL/imm")], random.Random(0))
+    assert targets == [("alu.op_x_imm", "MUL/imm")]
+    assert knobs.use_imm_prob == 1.0 and knobs.alu_op_weights == (0.0, 0.0, 0.0, 0.0, 1.0)
+    assert steer.pick([("host.registers", "read/CTRL")], random.Random(0)) == (None, None, [])
+    vector = generate(7, load_config("small"), knobs)
+    assert vector.expect is not None
