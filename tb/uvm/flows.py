@@ -17,9 +17,11 @@ from tb.uvm.vseq import RunProgramVseq, reset_dut
 
 RW_REGS = [INSN_COUNT, INSN_ADDR, *BASE_REGS.values()]
 PATTERNS = (0xFFFFFFFF, 0xA5A5A5A5, 0x5A5A5A5A, 0x00000001, 0x80000000, 0x00000000)
-#: First offset past the RTL's status registers (rtl/README.md: 0x24..0x8C).
-FIRST_UNMAPPED = 0x90
-UNMAPPED = (FIRST_UNMAPPED, 0x94, 0xFC, 0x100, 0x400, 0x1000, 0x4008, 0x8000, 0xFFFC)
+#: First offset past the RTL's counters and status words (rtl/README.md: 0x24..0xA0).
+FIRST_UNMAPPED = 0xA4
+UNMAPPED = (FIRST_UNMAPPED, 0xA8, 0xFC, 0x100, 0x400, 0x1000, 0x4008, 0x8000, 0xFFFC)
+#: Read-only counters that hold 0 until a program runs (rtl/README.md).
+COUNTERS = (0x24, 0x30, 0x54, 0x90, 0xA0)
 HW_INFO = 0x8C
 
 
@@ -69,6 +71,9 @@ class RegMapSeq(RegSeq):
         await self.expect(CYCLES, 0, "CYCLES is read-only")
         await self.okay_write(CTRL, DONE)
         await self.expect(CTRL, 0, "writing DONE does not set it, and does not start")
+        for addr in COUNTERS:
+            await self.okay_write(addr, 0xDEADBEEF)
+            await self.expect(addr, 0, "counters are read-only and 0 before any launch")
         for addr in UNMAPPED:
             await self.okay_write(addr, 0xDEADBEEF)
             await self.expect(addr, 0, "unmapped offsets read 0 and ignore writes")
