@@ -1,11 +1,19 @@
 """Run test vectors on the VTA RTL.
 
     python -m tb.sim --sim icarus|verilator [--config NAME_OR_JSON] VECTOR_DIR...
+    python -m tb.sim [--sim S] [--config C] [--test SUBSTR] [--seed N] [--count K]
 
-A VECTOR_DIR is a vector (a directory with manifest.json) or a directory holding vectors
-(searched recursively). Vectors are grouped by configuration; each group is built once
-per simulator (reused from build/sim/ when unchanged) and run in one simulator process.
---config forces one configuration: a vector whose manifest names another one fails.
+A VECTOR_DIR (or --vector DIR) is a vector (a directory with manifest.json) or a
+directory holding vectors (searched recursively). Vectors are grouped by configuration;
+each group is built once per simulator (reused from build/sim/ when unchanged) and run in
+one simulator process. --config forces one configuration: a named vector whose manifest
+has another one fails.
+
+Without vectors (as `make sim` runs it): the directed vectors of vectors/ whose
+configuration is --config (default: the default configuration), plus --count (default 4)
+random programs from models.gen with seeds --seed.. on that configuration. --test keeps
+only vectors whose name contains the string.
+
 Prints a summary table and, for each failure, the command that reproduces it; the exit
 status is 1 if any vector failed, 2 on a usage or build error.
 """
@@ -13,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import shutil
 import sys
 import time
 from collections import defaultdict
@@ -20,7 +29,19 @@ from pathlib import Path
 
 from models.config import ConfigError, VtaConfig, load_config
 from models.vector import VectorError, load_vector
-from tb.runner import SIMS, find_vectors, run_vectors
+from tb.runner import ROOT, SIMS, config_key, find_vectors, run_vectors
+
+
+def default_vectors(cfg: VtaConfig, seed: int, count: int) -> list[Path]:
+    """Directed vectors of cfg plus `count` fresh random programs (models.gen)."""
+    dirs = [d for d in find_vectors([ROOT / "vectors"]) if load_vector(d).config == cfg]
+    if count > 0:
+        from models.gen import generate_many
+        out = ROOT / "build" / "sim" / "random" / f"seed{seed}-{config_key(cfg)}"
+        if out.exists():
+            shutil.rmtree(out)
+        dirs += generate_many(seed, cfg, count, out)
+    return dirs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,16 +54,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--stall", metavar="P[:SEED]",
                     help="random pauses with probability P on every AXI channel of the memory")
     ap.add_argument("-v", "--verbose", action="store_true", help="show build and simulator output")
-    ap.add_argument("vectors", nargs="+", metavar="VECTOR_DIR")
+    ap.add_argument("--vector", action="append", default=[], metavar="DIR",
+                    help="a vector directory (same as a positional VECTOR_DIR)")
+    ap.add_argument("--test", help="only vectors whose name contains this string")
+    ap.add_argument("--seed", type=int, default=1, help="first random seed (default mode)")
+    ap.add_argument("--count", type=int, default=4, help="random programs (default mode)")
+    ap.add_argument("vectors", nargs="*", metavar="VECTOR_DIR")
     args = ap.parse_args(argv)
     sims = args.sim or ["icarus"]
+    named = args.vectors + args.vector
 
     try:
         forced = load_config(args.config) if args.config else None
-        dirs = find_vectors(args.vectors)
-    except (ConfigError, FileNotFoundError) as exc:
+        if named:
+            dirs = find_vectors(named)
+        else:
+            dirs = default_vectors(forced or VtaConfig(), args.seed, args.count)
+            forced = forced or VtaConfig()
+    except (ConfigError, FileNotFoundError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.test:
+        dirs = [d for d in dirs if args.test in d.name]
     if not dirs:
         print("error: no vectors found", file=sys.stderr)
         return 2
