@@ -103,7 +103,7 @@ module vta_ld_engine #(
             waddr   <= 16'd0;
             wdata   <= {EBITS{1'b0}};
         end else if (start) begin
-            wact    <= (x_size != 16'd0);
+            wact    <= (x_size != 16'd0) && (ysum != 17'd0);  // Y = 0: nothing to write
             yy      <= 17'd0;
             xx      <= 17'd0;
             ylast   <= ysum - 17'd1;

@@ -127,3 +127,37 @@ def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) ->
     p.store(9, out + 30, 2, 3, stride=4, push_prev=True)
     p.finish(pop_next=True)
     return _model_expect(p.build(f"mixed program, seed {seed}"))
+
+
+def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
+    """Degenerate shapes: LOADs with y_size = 0 (pad rows only, or nothing), x_size = 0,
+    STOREs of zero rows or columns, GEMM/ALU with empty loops or micro-op ranges, over
+    previously loaded data so that any stray write shows in the stored result."""
+    from vectors.progbuild import UopRange
+
+    rng = np.random.default_rng(seed)
+    p = _prog(cfg)
+    na = 12
+    acc = p.alloc("acc", na, rng.integers(-2**31, 2**31, size=na * cfg.batch * cfg.block_out,
+                                          dtype=np.int64).astype("<i4").tobytes())
+    inp = p.alloc("inp", 2, _rand(rng, 2 * cfg.inp_bytes))
+    wgt = p.alloc("wgt", 1, _rand(rng, cfg.wgt_bytes))
+    p.load("inp", 0, inp, 1, 2)
+    p.load("wgt", 0, wgt, 1, 1)
+    p.load("inp", 0, inp, 0, 2, pads=(0, 0, 0, 0))             # no rows: nothing written
+    p.load("inp", 1, inp, 3, 0, pads=(1, 1, 1, 1), push_next=True)  # x_size = 0: no-op
+    p.load("acc", 0, acc, 1, na, pop_prev=True)
+    p.load("acc", 2, acc, 0, 1, pads=(1, 1, 0, 1))             # 2 pad rows of 2 zeros: 2..5
+    p.load("acc", 7, acc, 0, 3)                                 # nothing
+    p.load("acc8", 8, acc, 2, 0, pads=(2, 0, 0, 0))             # x_size = 0: no-op
+    p.gemm([(0, 0, 0)], (0, 3), reset=True)                     # iter_out = 0
+    p.gemm([(1, 0, 0)], (3, 0), reset=True)                     # iter_in = 0
+    p.gemm(UopRange(1, 1), (2, 2), reset=True)                  # empty micro-op range
+    p.alu(AluOp.ADD, [(9, 10, 0)], (0, 0), imm=5)
+    p.gemm([(10, 0, 0), (11, 1, 0)], (1, 1), push_next=True)    # real GEMM on 10, 11
+    out = p.alloc("out", 2 * na)
+    p.store(0, out, 0, 4, pop_prev=True)                        # y_size = 0
+    p.store(0, out, 3, 0)                                       # x_size = 0
+    p.store(0, out, 1, na, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"degenerate shapes, seed {seed}"))

@@ -21,7 +21,8 @@ ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F
 
 def _vectors(cfg: VtaConfig, name: str, root: Path) -> list[Path]:
     return [save_vector(P.mixed(cfg, 0), root / f"{name}_mixed0"),
-            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / f"{name}_oddbases")]
+            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / f"{name}_oddbases"),
+            save_vector(P.edges(cfg), root / f"{name}_edges")]
 
 
 @pytest.mark.parametrize("sim,stall", [("icarus", None), ("verilator", "0.4:5")])
@@ -30,7 +31,7 @@ def test_config_sweep(name, sim, stall, tmp_path):
     cfg = SWEEP[name]
     res = run_vectors(sim, cfg, _vectors(cfg, name, tmp_path), stall=stall, tag="pytest-sweep")
     bad = [f"{r['vector']}: {r['message']}" for r in res if not r["passed"]]
-    assert len(res) == 2 and not bad, bad
+    assert len(res) == 3 and not bad, bad
 
 
 @lru_cache(maxsize=None)
