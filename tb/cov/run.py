@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     (data_dir / "run.json").write_text(json.dumps({"results": per_kind, "history": history}, indent=1))
     failed = [r for r in results if not r["passed"]]
     uvm_run.print_failures(failed)
+    print("[cov] jobs passed/failed per kind: "
+          + ", ".join(f"{k} {p}/{n}" for k, (p, n) in per_kind.items()), flush=True)
     status = report.main(["--data", str(data_dir), "--out", str(args.out)])
     print(f"[cov] {len(results)} jobs, {len(failed)} failed, {time.perf_counter() - t0:.0f} s")
     return 1 if failed else status
