@@ -17,6 +17,8 @@ VTA_MAX_CYCLES, VTA_STALL.
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -99,9 +101,25 @@ def build(sim: str, cfg: VtaConfig, *, force: bool = False, quiet: bool = True) 
     """Build vta_top for a simulator and configuration, or reuse an up-to-date build."""
     if sim not in SIMS:
         raise ValueError(f"unknown simulator '{sim}' (one of {', '.join(SIMS)})")
+    bdir = build_dir(sim, cfg)
+    with _lock(bdir):  # parallel test workers share build directories
+        return _build_locked(sim, cfg, bdir, force, quiet)
+
+
+@contextlib.contextmanager
+def _lock(bdir: Path):
+    bdir.parent.mkdir(parents=True, exist_ok=True)
+    with open(bdir.parent / f"{bdir.name}.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _build_locked(sim: str, cfg: VtaConfig, bdir: Path, force: bool, quiet: bool) -> Path:
     from cocotb_tools.runner import get_runner
 
-    bdir = build_dir(sim, cfg)
     stamp = bdir / "vta_build.stamp"
     digest = _source_hash(sim, cfg)
     if not force and stamp.exists() and stamp.read_text() == digest:
@@ -136,7 +154,8 @@ def run_cocotb(sim: str, cfg: VtaConfig, test_module: str, env: dict[str, str], 
     from cocotb_tools.runner import get_runner
 
     bdir = build(sim, cfg, quiet=quiet)
-    tdir = bdir / tag
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # parallel workers get their own run dirs
+    tdir = bdir / (f"{tag}-{worker}" if worker else tag)
     tdir.mkdir(exist_ok=True)
     full_env = sim_env()
     full_env.update(env)
@@ -166,7 +185,9 @@ def run_vectors(sim: str, cfg: VtaConfig, vector_dirs: Sequence[str | Path], *,
     when DONE was reached, counters (performance counters by name). A simulator crash
     turns every vector without a result into a failure.
     """
-    results_path = build_dir(sim, cfg) / tag / "vta_results.json"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    results_path = build_dir(sim, cfg) / (f"{tag}-{worker}" if worker else tag) / "vta_results.json"
+    results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.unlink(missing_ok=True)
     env = {"VTA_VECTORS": os.pathsep.join(str(Path(v).resolve()) for v in vector_dirs),
            "VTA_RESULTS": str(results_path)}
