@@ -20,6 +20,7 @@ from typing import Any
 from pyuvm import ConfigDB, uvm_subscriber
 
 from models.config import VtaConfig, load_config
+from models.isa import Opcode
 from tb.cov import data
 from tb.cov.build import coverage_dir
 from tb.cov.model import CovModel
@@ -83,7 +84,12 @@ class CycleListener:
 
 
 class CoverageCollector(uvm_subscriber):
-    """Functional coverage of one simulator process, written to VTA_COVERAGE in report_phase."""
+    """Functional coverage of one simulator process, written to VTA_COVERAGE.
+
+    The file is rewritten after every program's instruction stream (its FINISH) and in
+    the report phase: a simulator process that dies in a later job (a negative test can
+    make cocotbext-axi abort) keeps the coverage of the programs it completed.
+    """
 
     def build_phase(self) -> None:
         self.model = CovModel()
@@ -101,12 +107,17 @@ class CoverageCollector(uvm_subscriber):
             if txn.config not in self.configs:
                 self.configs[txn.config] = load_config(txn.config)
             self.model.sample("insn", txn, self.configs[txn.config])
+            if txn.insn["opcode"] == Opcode.FINISH:
+                self.save()
         elif isinstance(txn, AxiBurst):
             self.model.sample("axi", txn)
         elif isinstance(txn, AxiLiteAccess):
             self.model.sample("lite", txn)
 
     def report_phase(self) -> None:
+        self.save()
+
+    def save(self) -> None:
         cwd = Path.cwd()
         try:
             jobs = [j.name for j in ConfigDB().get(self, "", "PLAN").jobs]

@@ -4,7 +4,8 @@
 
 1. The fixed suite on Verilator with coverage builds: every directed vector, the
    closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
-   launches and the negative tests (their checkers must fire; the RTL still runs).
+   launches; then the negative tests in processes of their own (their checkers must
+   fire; the RTL still runs).
 2. N random programs in batches of B: the first batch as the plain regression draws them
    (``tb.uvm.run.random_jobs``), each later program from knobs that aim at bins still
    unhit (tb/cov/steer.py), written as vectors under <out>/programs/.
@@ -41,13 +42,13 @@ CLOSURE_CONFIG = "small"
 
 
 def fixed_jobs(out: Path, seed: int) -> list[tuple[str, Job]]:
-    """Directed vectors, closure programs, flows and negative tests."""
+    """Directed vectors, closure programs and flows."""
     jobs = uvm_run.vector_jobs(find_vectors([ROOT / "vectors"]), None, seed)
     for d in closure.write_programs(load_config(CLOSURE_CONFIG), out / "programs"):
         jobs.append((CLOSURE_CONFIG, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
     for test in ("regmap", "reset", "back2back"):
         jobs += uvm_run.special_jobs(test, CLOSURE_CONFIG, seed, None)
-    return jobs + uvm_run.negative_jobs(seed, SIM)
+    return jobs
 
 
 def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: random.Random
@@ -95,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     waived = set(waivers.load())
     rng = random.Random(args.seed)
     results: list[dict] = uvm_run.run_all(SIM, fixed_jobs(args.out, args.seed), args.jobs, False)
+    # Negative tests on their own: a fault may end its simulator process, and Verilator
+    # writes coverage.dat only at a normal exit, so no other job shares that process.
+    results += uvm_run.run_all(SIM, uvm_run.negative_jobs(args.seed, SIM), args.jobs, False)
     collect_dats(data_dir)
     history = [{"programs": 0, **report.functional_summary(current(data_dir), {})}]
     base = args.seed + 1000  # random seeds distinct from the fixed suite's
