@@ -80,3 +80,19 @@ def test_models_do_not_share_hits() -> None:
     a, b = CovModel(), CovModel()
     a.sample("insn", event("FINISH pop_next"), CFG)
     assert "insn.opcode/FINISH" in hits(a) and not hits(b)
+
+
+def test_closure_programs_reach_their_bins(tmp_path) -> None:
+    from models.stats import program_of
+    from models.vector import load_vector
+    from tb.cov.closure import write_programs
+
+    m = CovModel()
+    for d in write_programs(CFG, tmp_path):
+        for n, insn in enumerate(program_of(load_vector(d))):
+            m.sample("insn", InsnEvent(n, module_of(insn), insn, "", "small"), CFG)
+    got = hits(m)
+    assert {f"mem.size/{k}/{f}/max" for k in ("load", "store") for f in ("x_size", "y_size")} <= got
+    assert {f"sram.index/{b}/last" for b in ("uop", "inp", "wgt", "acc", "out")} <= got
+    assert {"insn.tokens/compute/pop_next_dep+push_prev_dep",
+            "insn.tokens/compute/pop_next_dep+push_prev_dep+push_next_dep"} <= got
