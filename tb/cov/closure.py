@@ -6,9 +6,15 @@ of it. Two programs fill every buffer end to end, once as one row (x_size = dept
 once as one column (y_size = depth), then store the whole accumulator. Its tile
 pipelines also never make a compute instruction that pops S2C and pushes C2L (with or
 without C2S); a third program passes one accumulator entry around the three modules so
-that those flag combinations occur. Each is checked by models.checker and gets its ``expect`` from the
-executor, exactly like a generated program; the DRAM regions sit on 4 KiB boundaries so
-the long bursts also end next to one.
+that those flag combinations occur.
+
+Each program runs at three placements in DRAM: low 4 KiB-aligned regions (so long bursts
+end next to a 4 KiB boundary) and two high ones whose instruction address and base
+registers hold the bit patterns 0x5555... and 0xAAAA... (4-byte aligned bases, 8-byte
+aligned instructions, as the directed vectors use), so every address bit of the
+registers, the fetch unit and the AXI address channels is driven both ways. Each program
+is checked by models.checker and gets its ``expect`` from the executor, exactly like a
+generated program.
 """
 from __future__ import annotations
 
@@ -22,8 +28,21 @@ from models.config import INSN_BYTES, VtaConfig
 from models.executor import expected_images
 from models.vector import Image, Vector, save_vector
 
-INSN_ADDR = 0x1000
-BASES = {"uop": 0x10000, "inp": 0x100000, "wgt": 0x200000, "acc": 0x300000, "out": 0x400000}
+REGIONS = ("insn", "uop", "inp", "wgt", "acc", "out")
+LOW = {"insn": 0x1000, "uop": 0x10000, "inp": 0x100000, "wgt": 0x200000, "acc": 0x300000,
+       "out": 0x400000}
+
+
+def _patterned(pattern: int) -> dict[str, int]:
+    """Regions 64 MiB apart (bits 26..28 count them), the rest of each address = pattern."""
+    out = {}
+    for n, name in enumerate(REGIONS):
+        addr = (pattern & ~(7 << 26) & 0xFFFFFFFF) | (n << 26)
+        out[name] = addr & ~(7 if name == "insn" else 3)
+    return out
+
+
+PLACEMENTS = {"lo": LOW, "p5": _patterned(0x55555555), "pa": _patterned(0xAAAAAAAA)}
 
 
 def _shape(depth: int, column: bool) -> str:
@@ -65,17 +84,19 @@ def tokens_text() -> list[str]:
     ]
 
 
-def build_vector(cfg: VtaConfig, text: list[str], description: str, seed: int = 0) -> Vector:
+def build_vector(cfg: VtaConfig, text: list[str], description: str, place: dict[str, int],
+                 seed: int = 0) -> Vector:
     """The checked vector with random INP/WGT/ACC data (micro-ops all zero: entry 0)."""
     rng = np.random.default_rng(seed)
     insns = assemble(cfg, text, source="closure")
+    bases = {k: v for k, v in place.items() if k != "insn"}
     data = {"inp": cfg.inp_depth * cfg.inp_bytes, "wgt": cfg.wgt_depth * cfg.wgt_bytes,
             "acc": cfg.acc_depth * cfg.acc_bytes}
-    init = [Image(INSN_ADDR, insns, "insn.bin"),
-            Image(BASES["uop"], bytes(cfg.uop_depth * 4), "uop.bin")]
+    init = [Image(place["insn"], insns, "insn.bin"),
+            Image(bases["uop"], bytes(cfg.uop_depth * 4), "uop.bin")]
     for name, size in data.items():
-        init.append(Image(BASES[name], rng.integers(-4, 5, size, dtype=np.int8).tobytes(), f"{name}.bin"))
-    vector = Vector(cfg, INSN_ADDR, len(insns) // INSN_BYTES, init, None, dict(BASES),
+        init.append(Image(bases[name], rng.integers(-4, 5, size, dtype=np.int8).tobytes(), f"{name}.bin"))
+    vector = Vector(cfg, place["insn"], len(insns) // INSN_BYTES, init, None, bases,
                     f"coverage closure: {description}")
     report = check_vector(vector)
     if not report.ok:
@@ -84,12 +105,13 @@ def build_vector(cfg: VtaConfig, text: list[str], description: str, seed: int = 
     return vector
 
 
-def write_programs(cfg: VtaConfig, out_dir: Path) -> list[Path]:
-    """The three programs as vector directories under ``out_dir``."""
+def write_programs(cfg: VtaConfig, out_dir: Path, prefix: str = "closure") -> list[Path]:
+    """Every program at every placement, as vector directories under ``out_dir``."""
     programs = {
         "row": (program_text(cfg, False), "every buffer loaded and stored whole as one row"),
         "column": (program_text(cfg, True), "every buffer loaded and stored whole as one column"),
         "tokens": (tokens_text(), "compute pops S2C and pushes C2L (and C2S)"),
     }
-    return [save_vector(build_vector(cfg, text, what), Path(out_dir) / f"closure-{name}")
-            for name, (text, what) in programs.items()]
+    return [save_vector(build_vector(cfg, text, f"{what}; {where} addresses", place),
+                        Path(out_dir) / f"{prefix}-{name}-{where}")
+            for name, (text, what) in programs.items() for where, place in PLACEMENTS.items()]

@@ -92,6 +92,20 @@ def by_source(points: Iterable[CodePoint]) -> list[CodePoint]:
     return [CodePoint(f"{k}", k[0], k[1], k[2], k[3], k[4], "", n) for k, n in total.items()]
 
 
+def exclude(points: list[CodePoint], exclusions: list) -> tuple[list[CodePoint], list[int]]:
+    """Drop design toggle points an exclusion matches; also how many each one matched."""
+    used = [0] * len(exclusions)
+    kept = []
+    for p in points:
+        hit = next((n for n, e in enumerate(exclusions)
+                    if p.page == "v_toggle" and in_rtl(p) and e.matches(p.file, p.comment)), None)
+        if hit is None:
+            kept.append(p)
+        else:
+            used[hit] += 1
+    return kept, used
+
+
 def in_rtl(point: CodePoint, rtl: Path = RTL) -> bool:
     return Path(point.file).resolve().parent == rtl.resolve()
 

@@ -78,6 +78,8 @@ def render(summary: dict, counts: data.Counts, waived: dict, plan: list[testplan
         ok = value >= target
         rows.append([key, f"{value:.2f} %", f"&ge; {target:.0f} %",
                      f"<span class={'pass' if ok else 'fail'}>{'met' if ok else 'NOT met'}</span>"])
+    rows.append(["toggle before exclusions", f"{summary['toggle_before_exclusions']:.2f} %",
+                 f"({summary['toggle_excluded_points']} points excluded, listed below)", ""])
     rows.append(["branch", f"{summary['branch']:.2f} %", "(information)", ""])
     f = summary["functional_detail"]
     parts.append("<h2>Summary</h2>" + _table(["metric", "value", "target", ""], rows))
@@ -138,21 +140,33 @@ def build_report(data_dir: Path, out: Path, waiver_file: Path = waivers.WAIVERS,
     dats = sorted(data_dir.glob("*.dat"))
     log = out / "code.log"
     log.unlink(missing_ok=True)
-    points = codecov.by_source(codecov.merge(dats, out / "merged.dat")) if dats else []
+    raw_points = codecov.by_source(codecov.merge(dats, out / "merged.dat")) if dats else []
+    exclusions = waivers.load_code(waiver_file)
+    points, used = codecov.exclude(raw_points, exclusions)
+    if raw_points and 0 in used:
+        e = exclusions[used.index(0)]
+        raise ValueError(f"{waiver_file}: code exclusion {e.file} {e.signal} matches no toggle point")
     links = {k: str(v.relative_to(out)) for k, v in codecov.html(points, out / "code", log).items()}
     figs = codecov.figures(points)
+    raw_toggle = codecov.figures(raw_points)["toggle"]
     results = {k: tuple(v) for k, v in run.get("results", {}).items()}
     plan = testplan.evaluate(testplan.load(plan_file), counts, set(waived), results)
     summary = {"functional": func["percent"], "line": figs["line"]["percent"],
                "toggle": figs["toggle"]["percent"], "branch": figs["branch"]["percent"],
+               "toggle_before_exclusions": raw_toggle["percent"],
+               "toggle_excluded_points": sum(used),
                "functional_detail": func, "code_detail": figs, "tests": len(tests),
                "code_data_files": len(dats),
                "unhit": [f"{p}/{b}" for p, b in data.unhit(counts) if (p, b) not in waived],
                "testplan": {tp.id: tp.status for tp in plan},
                "history": run.get("history", [])}
     has_plot = plot(run.get("history", []), out / "coverage_vs_programs.png")
+    excl_rows = [[_e(e.file), _e(e.signal), f"{e.lo}..{e.hi}", str(n), _e(e.reason)]
+                 for e, n in zip(exclusions, used)]
     (out / "index.html").write_text(render(summary, counts, waived, plan, codecov.per_file(points),
-                                           codecov.untoggled(points), run, links, has_plot))
+                                           codecov.untoggled(points), run, links, has_plot)
+                                    + "<h2>Toggle exclusions (tb/cov/waivers.yaml)</h2>"
+                                    + _table(["file", "signal", "bits", "points", "reason"], excl_rows))
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     return summary
 

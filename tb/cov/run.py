@@ -25,10 +25,11 @@ import shutil
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from models.config import load_config
-from models.gen import generate
+from models.gen import GenKnobs, generate
 from models.vector import save_vector
 from tb.cov import closure, data, report, steer, waivers
 from tb.cov.build import ENV_VAR
@@ -38,16 +39,23 @@ from tb.uvm import run as uvm_run
 from tb.uvm.jobs import Job, draw_random
 
 SIM = "verilator"  # the simulator with code coverage
-CLOSURE_CONFIG = "small"
+CLOSURE_CONFIGS = ("small", "default")  # the regression's main configuration and the largest
+FLOW_CONFIG = "small"
+#: Every HIGH_EVERY-th steered program places its data high, at non-zero and unaligned bases:
+#: address bits that functional bins do not name still toggle (code coverage).
+HIGH_EVERY = 4
+HIGH_ADDRESSES = {"high_addr_prob": 1.0, "nonzero_bases_prob": 1.0, "unaligned_bases_prob": 0.5}
 
 
 def fixed_jobs(out: Path, seed: int) -> list[tuple[str, Job]]:
     """Directed vectors, closure programs and flows."""
     jobs = uvm_run.vector_jobs(find_vectors([ROOT / "vectors"]), None, seed)
-    for d in closure.write_programs(load_config(CLOSURE_CONFIG), out / "programs"):
-        jobs.append((CLOSURE_CONFIG, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
+    for config in CLOSURE_CONFIGS:
+        prefix = "closure" if config == FLOW_CONFIG else f"closure-{config}"
+        for d in closure.write_programs(load_config(config), out / "programs", prefix):
+            jobs.append((config, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
     for test in ("regmap", "reset", "back2back"):
-        jobs += uvm_run.special_jobs(test, CLOSURE_CONFIG, seed, None)
+        jobs += uvm_run.special_jobs(test, FLOW_CONFIG, seed, None)
     return jobs
 
 
@@ -58,6 +66,8 @@ def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: ran
     for s in seeds:
         config, profile = draw_random(s)
         knobs, steered_profile, _ = steer.pick(unhit, rng)
+        if s % HIGH_EVERY == 0:
+            knobs = replace(knobs or GenKnobs(), **HIGH_ADDRESSES)
         vector = generate(s, load_config(config), knobs)
         d = save_vector(vector, out / "programs" / f"steer-s{s}")
         prof = steered_profile or profile

@@ -16,10 +16,11 @@ from tb.cov.points import all_bins
 RTL_FILE = Path(__file__).resolve().parents[2] / "rtl" / "vta_top.v"
 
 
-def _dat(path: Path, points: list[tuple[str, int]]) -> Path:
+def _dat(path: Path, points: list[tuple[str, int]], comments: list[str] | None = None) -> Path:
     lines = ["# SystemC::Coverage-3"]
     for n, (page, hits) in enumerate(points):
-        key = f"\x01t\x02x\x01page\x02{page}/vta_top\x01f\x02{RTL_FILE}\x01l\x02{n + 1}\x01o\x02p{n}"
+        comment = comments[n] if comments else f"p{n}"
+        key = f"\x01t\x02x\x01page\x02{page}/vta_top\x01f\x02{RTL_FILE}\x01l\x02{n + 1}\x01o\x02{comment}"
         lines.append(f"C '{key}' {hits}")
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -36,10 +37,10 @@ def test_merge_sums_and_rejects_unknown_bins() -> None:
 
 def test_waiver_of_nonexistent_bin_is_an_error(tmp_path: Path) -> None:
     f = tmp_path / "w.yaml"
-    f.write_text("- bin: gemm.reset/sometimes\n  reason: no such bin\n")
+    f.write_text("functional:\n- bin: gemm.reset/sometimes\n  reason: no such bin\n")
     with pytest.raises(waivers.WaiverError, match="no bin"):
         waivers.load(f)
-    f.write_text("- bin: gemm.reset/reset\n  reason: ''\n")
+    f.write_text("functional:\n- bin: gemm.reset/reset\n  reason: ''\n")
     with pytest.raises(waivers.WaiverError, match="reason"):
         waivers.load(f)
 
@@ -67,7 +68,7 @@ def test_report_on_synthetic_data(tmp_path: Path) -> None:
     (d / "run.json").write_text(json.dumps({"results": {"vec": [1, 0]},
                                             "history": [{"programs": 0, "percent_hit": 50.0}]}))
     wf = tmp_path / "w.yaml"
-    wf.write_text("[]\n")
+    wf.write_text("{}\n")
     s = report.build_report(d, tmp_path / "out", wf)
     assert {"functional", "line", "toggle"} <= set(s)
     assert s["unhit"] == ["gemm.reset/accumulate"]
@@ -76,7 +77,7 @@ def test_report_on_synthetic_data(tmp_path: Path) -> None:
     page = (tmp_path / "out" / "index.html").read_text()
     assert "gemm.reset" in page and "UNHIT" in page
     assert (tmp_path / "out" / "coverage_vs_programs.png").exists()
-    wf.write_text("- bin: gemm.reset/accumulate\n  reason: test\n")
+    wf.write_text("functional:\n- bin: gemm.reset/accumulate\n  reason: test\n")
     assert report.build_report(d, tmp_path / "out2", wf)["functional"] == 100.0
 
 
@@ -99,3 +100,18 @@ def test_steering_aims_at_the_unhit_bin() -> None:
     assert steer.pick([("host.registers", "read/CTRL")], random.Random(0)) == (None, None, [])
     vector = generate(7, load_config("small"), knobs)
     assert vector.expect is not None
+
+
+def test_toggle_exclusions(tmp_path: Path) -> None:
+    d = tmp_path / "data"
+    data.write(d / "t1.json", "t1", [], data.empty())
+    _dat(d / "t1.dat", [("v_toggle", 3), ("v_toggle", 0), ("v_toggle", 0)],
+         ["cycles[0]:0->1", "cycles[31]:0->1", "other[31]:0->1"])
+    wf = tmp_path / "w.yaml"
+    wf.write_text("code:\n- file: vta_top.v\n  signal: cycles\n  bits: 20-31\n  reason: 2^31 cycles\n")
+    s = report.build_report(d, tmp_path / "out", wf)
+    assert s["toggle_before_exclusions"] == pytest.approx(33.33)
+    assert s["toggle"] == 50.0 and s["toggle_excluded_points"] == 1
+    wf.write_text("code:\n- file: vta_top.v\n  signal: nosuch\n  reason: typo\n")
+    with pytest.raises(ValueError, match="matches no toggle point"):
+        report.build_report(d, tmp_path / "out2", wf)
