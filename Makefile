@@ -57,7 +57,7 @@ vectors: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m models bench
-	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.bench --sim $$s; done
+	@set -e; for s in $(SIMS); do $(PY) -m tb.bench_rtl --sim $$s; $(PY) -m tb.uvm.bench --sim $$s; done
 
 clean:
 	rm -rf build sim_build results.xml

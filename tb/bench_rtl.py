@@ -1,0 +1,82 @@
+"""RTL performance figures of issue 3, measured from the design's own counters.
+
+``python -m tb.bench_rtl [--sim verilator|icarus] [--config NAME]`` runs three programs
+(tb/programs.py: perf_gemm, perf_load_store, perf_overlap) through the vector runner and
+prints each figure next to its target. The figures come from the RTL's performance
+registers (rtl/README.md), so they count cycles, not wall time, and are the same on
+either simulator. The results are also checked against the golden model, so a fast but
+wrong design reports FAIL rather than a figure.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+from models.config import VtaConfig, load_config
+from models.isa import MemType, Opcode, insns_from_bytes
+from models.vector import load_vector, save_vector
+from tb import programs as P
+from tb.runner import run_vectors
+
+
+def measure(sim: str, cfg: VtaConfig, workdir: Path) -> list[tuple[str, float, str, str]]:
+    """(figure, value, target, how it is computed) rows; raises if a program fails."""
+    vecs = [save_vector(P.perf_gemm(cfg), workdir / "perf_gemm"),
+            save_vector(P.perf_load_store(cfg), workdir / "perf_load_store"),
+            save_vector(P.perf_overlap(cfg), workdir / "perf_overlap")]
+    res = {r["vector"]: r for r in run_vectors(sim, cfg, vecs, tag="bench")}
+    failed = [f"{name}: {r['message']}" for name, r in res.items() if not r["passed"]]
+    if failed:
+        raise RuntimeError("benchmark programs failed:\n" + "\n".join(failed))
+    bus = cfg.bus_bytes
+    gemm, ls, ov = (res[n]["counters"] for n in ("perf_gemm", "perf_load_store", "perf_overlap"))
+    compute = ov["GEMM_EXEC"] + ov["ALU_EXEC"] + ov["CLOAD_EXEC"]
+    return [
+        ("GEMM micro-ops per cycle", gemm["GEMM_UOPS"] / gemm["GEMM_EXEC"], ">= 0.95",
+         "GEMM_UOPS / GEMM_EXEC (long GEMMs, data on chip)"),
+        ("LOAD bus utilisation", _load_module_bytes(vecs[1]) / (ls["LOAD_EXEC"] * bus), ">= 0.90",
+         "bytes of the LOAD INP/WGT rows / (LOAD_EXEC x bus bytes)"),
+        ("STORE bus utilisation", ls["WR_BYTES"] / (ls["STORE_EXEC"] * bus), ">= 0.90",
+         "WR_BYTES / (STORE_EXEC x bus bytes), one long OUT row"),
+        ("double-buffered GEMM: cycles / max(compute, load)",
+         res["perf_overlap"]["cycles"] / max(compute, ov["LOAD_EXEC"]), "<= 1.2",
+         f"CYCLES / max(compute exec {compute}, load exec {ov['LOAD_EXEC']})"),
+    ]
+
+
+def _load_module_bytes(vector_dir: Path) -> int:
+    """DRAM bytes the load module's LOADs move, from the program itself.
+
+    RD_BYTES also counts instruction fetch and micro-op loads, which share the read
+    channel but are not the load module's work.
+    """
+    vector = load_vector(vector_dir)
+    cfg = vector.config
+    data = vector.dram().read_bytes(vector.insn_addr, 16 * vector.insn_count)
+    elem = {MemType.INP: cfg.inp_bytes, MemType.WGT: cfg.wgt_bytes}
+    return sum(i["x_size"] * i["y_size"] * elem[i["memory_type"]] for i in insns_from_bytes(cfg, data)
+               if i["opcode"] == Opcode.LOAD and i["memory_type"] in elem)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tb.bench_rtl", description=__doc__.splitlines()[0])
+    parser.add_argument("--sim", default="verilator", choices=["verilator", "icarus"])
+    parser.add_argument("--config", default="default", help="shipped name or JSON path")
+    args = parser.parse_args(argv)
+    cfg = load_config(args.config)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            rows = measure(args.sim, cfg, Path(tmp))
+        except RuntimeError as exc:
+            print(f"FAIL: {exc}", file=sys.stderr)
+            return 1
+    print(f"RTL figures on {args.sim}, configuration {args.config}:")
+    for name, value, target, how in rows:
+        print(f"  {name:52s} {value:7.3f}  (target {target}; {how})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
