@@ -6,7 +6,8 @@ of it. Two programs fill every buffer end to end, once as one row (x_size = dept
 once as one column (y_size = depth), then store the whole accumulator. Its tile
 pipelines also never make a compute instruction that pops S2C and pushes C2L (with or
 without C2S); a third program passes one accumulator entry around the three modules so
-that those flag combinations occur.
+that those flag combinations occur. A fourth, long program (4096 ALU instructions) drives
+the instruction counters and indices through bit 12; random programs stay below 2^7.
 
 Each program runs at three placements in DRAM: low 4 KiB-aligned regions (so long bursts
 end next to a 4 KiB boundary) and two high ones whose instruction address and base
@@ -84,6 +85,17 @@ def tokens_text() -> list[str]:
     ]
 
 
+LONG_ALUS = 4096
+
+
+def long_text() -> list[str]:
+    """LONG_ALUS one-micro-op ALU instructions on one accumulator entry, then its STORE."""
+    tile = "sram_base=0 dram_base=0 y_size=1 x_size=1 x_stride=1"
+    alu = "ALU ADD use_imm imm=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1"
+    return ([f"LOAD UOP {tile}", f"LOAD ACC {tile}"] + [alu] * (LONG_ALUS - 1)
+            + [f"{alu} push_next", f"STORE OUT pop_prev push_prev {tile}", "FINISH pop_next"])
+
+
 def build_vector(cfg: VtaConfig, text: list[str], description: str, place: dict[str, int],
                  seed: int = 0) -> Vector:
     """The checked vector with random INP/WGT/ACC data (micro-ops all zero: entry 0)."""
@@ -106,12 +118,14 @@ def build_vector(cfg: VtaConfig, text: list[str], description: str, place: dict[
 
 
 def write_programs(cfg: VtaConfig, out_dir: Path, prefix: str = "closure") -> list[Path]:
-    """Every program at every placement, as vector directories under ``out_dir``."""
+    """Every program at every placement, and the long program, as vector directories."""
     programs = {
         "row": (program_text(cfg, False), "every buffer loaded and stored whole as one row"),
         "column": (program_text(cfg, True), "every buffer loaded and stored whole as one column"),
         "tokens": (tokens_text(), "compute pops S2C and pushes C2L (and C2S)"),
     }
-    return [save_vector(build_vector(cfg, text, f"{what}; {where} addresses", place),
-                        Path(out_dir) / f"{prefix}-{name}-{where}")
-            for name, (text, what) in programs.items() for where, place in PLACEMENTS.items()]
+    out = [save_vector(build_vector(cfg, text, f"{what}; {where} addresses", place),
+                       Path(out_dir) / f"{prefix}-{name}-{where}")
+           for name, (text, what) in programs.items() for where, place in PLACEMENTS.items()]
+    long = build_vector(cfg, long_text(), f"{LONG_ALUS} ALU instructions in a row", LOW)
+    return out + [save_vector(long, Path(out_dir) / f"{prefix}-long")]
