@@ -127,5 +127,6 @@ def write_programs(cfg: VtaConfig, out_dir: Path, prefix: str = "closure") -> li
     out = [save_vector(build_vector(cfg, text, f"{what}; {where} addresses", place),
                        Path(out_dir) / f"{prefix}-{name}-{where}")
            for name, (text, what) in programs.items() for where, place in PLACEMENTS.items()]
-    long = build_vector(cfg, long_text(), f"{LONG_ALUS} ALU instructions in a row", LOW)
+    long = build_vector(cfg, long_text(), f"{LONG_ALUS} ALU instructions in a row",
+                        dict(LOW, insn=0x800000))  # 64 KiB of instructions, clear of the data
     return out + [save_vector(long, Path(out_dir) / f"{prefix}-long")]
