@@ -16,6 +16,7 @@ import subprocess
 from pathlib import Path
 
 from models.config import VtaConfig
+from tb.cov.build import coverage_args
 from tb.runner import BUILD_ROOT, config_key, rtl_sources, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
@@ -28,11 +29,11 @@ def sources() -> list[Path]:
 
 
 def build_dir(sim: str, cfg: VtaConfig, waves: bool) -> Path:
-    return BUILD_ROOT / f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}"
+    return BUILD_ROOT / f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}{'-cov' if coverage_args(sim) else ''}"
 
 
 def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:
-    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVEL}".encode())
+    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVEL}:{coverage_args(sim)}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
     for path in sources():
         h.update(path.name.encode())
@@ -74,7 +75,7 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
                       parameters=dict(cfg.values), log_file=str(log))
         if sim == "verilator":
             kwargs["build_args"] = ["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial",
-                                    "fast"]
+                                    "fast"] + coverage_args(sim)
         get_runner(sim).build(**kwargs)
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
         raise RuntimeError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
