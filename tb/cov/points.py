@@ -257,14 +257,6 @@ POINTS: tuple[Point, ...] = (
 )
 
 
-def point(name: str) -> Point:
-    """The coverpoint called ``name`` (KeyError names it otherwise)."""
-    for p in POINTS:
-        if p.name == name:
-            return p
-    raise KeyError(f"no coverpoint {name!r}")
-
-
 def all_bins() -> set[tuple[str, str]]:
     """Every (coverpoint, bin) pair."""
     return {(p.name, b) for p in POINTS for b in p.bins}
