@@ -4,9 +4,9 @@ The generator works on windows of SRAM slots, so a LOAD or STORE as long as a wh
 buffer (x_size or y_size equal to its depth, touching its last entry) never comes out
 of it. Two programs fill every buffer end to end, once as one row (x_size = depth) and
 once as one column (y_size = depth), then store the whole accumulator. Its tile
-pipelines also never make a compute instruction that pops S2C and pushes C2L (with or
-without C2S); a third program passes one accumulator entry around the three modules so
-that those flag combinations occur. A fourth, long program (4096 ALU instructions) drives
+pipelines rarely or never make a compute instruction that pops S2C while pushing C2L, or
+pops both L2C and S2C; a third program relays one accumulator entry between the three
+modules so that those flag combinations occur. A fourth, long program (4096 ALU instructions) drives
 the instruction counters and indices through bit 12; random programs stay below 2^7.
 
 Each program runs at three placements in DRAM: low 4 KiB-aligned regions (so long bursts
@@ -66,7 +66,7 @@ def program_text(cfg: VtaConfig, column: bool) -> list[str]:
 
 
 def tokens_text() -> list[str]:
-    """One ACC entry handed load -> compute -> store -> compute ... (every push popped once)."""
+    """One ACC entry relayed between the modules (every push popped once, in order)."""
     alu = "ALU ADD use_imm imm=1 uop_bgn=0 uop_end=1 iter_out=1 iter_in=1"
     store = "STORE OUT pop_prev push_prev sram_base=0 dram_base=0 y_size=1 x_size=1 x_stride=1"
     tile = "sram_base=0 dram_base=0 y_size=1 x_size=1 x_stride=1"
@@ -79,7 +79,13 @@ def tokens_text() -> list[str]:
         f"{alu} pop_prev push_next",
         store,
         f"{alu} pop_next push_prev push_next",
-        f"LOAD INP {tile} pop_next",
+        f"LOAD INP {tile} pop_next push_next",
+        store,
+        f"{alu} pop_prev pop_next push_prev",
+        f"LOAD INP {tile} pop_next push_next",
+        f"{alu} push_next",
+        store,
+        f"{alu} pop_prev pop_next push_next",
         store,
         "FINISH pop_next",
     ]
@@ -122,7 +128,7 @@ def write_programs(cfg: VtaConfig, out_dir: Path, prefix: str = "closure") -> li
     programs = {
         "row": (program_text(cfg, False), "every buffer loaded and stored whole as one row"),
         "column": (program_text(cfg, True), "every buffer loaded and stored whole as one column"),
-        "tokens": (tokens_text(), "compute pops S2C and pushes C2L (and C2S)"),
+        "tokens": (tokens_text(), "compute flag combinations popping S2C with pushes or L2C"),
     }
     out = [save_vector(build_vector(cfg, text, f"{what}; {where} addresses", place),
                        Path(out_dir) / f"{prefix}-{name}-{where}")

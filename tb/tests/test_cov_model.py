@@ -95,4 +95,6 @@ def test_closure_programs_reach_their_bins(tmp_path) -> None:
     assert {f"mem.size/{k}/{f}/max" for k in ("load", "store") for f in ("x_size", "y_size")} <= got
     assert {f"sram.index/{b}/last" for b in ("uop", "inp", "wgt", "acc", "out")} <= got
     assert {"insn.tokens/compute/pop_next_dep+push_prev_dep",
-            "insn.tokens/compute/pop_next_dep+push_prev_dep+push_next_dep"} <= got
+            "insn.tokens/compute/pop_next_dep+push_prev_dep+push_next_dep",
+            "insn.tokens/compute/pop_prev_dep+pop_next_dep+push_prev_dep",
+            "insn.tokens/compute/pop_prev_dep+pop_next_dep+push_next_dep"} <= got
