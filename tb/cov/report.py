@@ -35,7 +35,11 @@ def functional_summary(counts: data.Counts, waived: dict) -> dict[str, float | i
 
 
 def plot(history: list[dict], path: Path) -> bool:
-    """PNG of functional coverage (hit, before waivers) against random programs run."""
+    """PNG of functional coverage (hit, before waivers) against random programs run.
+
+    Two curves: with the fixed suite (directed, closure, flows) counted from the start, and
+    the random programs alone, which shows what the steering adds batch by batch.
+    """
     if not history:
         return False
     import matplotlib
@@ -43,7 +47,12 @@ def plot(history: list[dict], path: Path) -> bool:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot([h["programs"] for h in history], [h["percent_hit"] for h in history], marker="o")
+    xs = [h["programs"] for h in history]
+    ax.plot(xs, [h["percent_hit"] for h in history], marker="o", label="whole regression")
+    if all("random_percent_hit" in h for h in history):
+        ax.plot(xs, [h["random_percent_hit"] for h in history], marker="s",
+                label="random programs alone")
+    ax.legend(loc="lower right")
     ax.set_xlabel("random programs (unsteered, then steered)")
     ax.set_ylabel("functional bins hit (%)")
     ax.set_ylim(0, 100)
