@@ -8,7 +8,8 @@
    fire; the RTL still runs).
 2. N random programs in batches of B: the first batch as the plain regression draws them
    (``tb.uvm.run.random_jobs``), each later program from knobs that aim at bins still
-   unhit (tb/cov/steer.py), written as vectors under <out>/programs/.
+   unhit (tb/cov/steer.py; by the whole regression, else by the random programs alone),
+   written as vectors under <out>/programs/.
 3. ``tb.cov.report`` over the per-test data in <out>/data: index.html, summary.json.
 
 Every simulator process leaves one functional JSON and one Verilator coverage.dat; the
@@ -89,6 +90,18 @@ def tests(data_dir: Path) -> set[Path]:
     return {p for p in data_dir.glob("*.json") if p.name != "run.json"}
 
 
+def targets(data_dir: Path, fixed: set[Path], waived: set[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Bins to steer at: unhit by the whole regression, else unhit by the random programs alone.
+
+    Once directed and closure programs have hit a bin, random programs still aim at it, so
+    the random regression closes coverage on its own and keeps doing so if directed tests change.
+    """
+    overall = [b for b in data.unhit(data.merge_files(tests(data_dir))) if b not in waived]
+    if any(steer.rule_for(b) for b in overall):
+        return overall
+    return [b for b in data.unhit(data.merge_files(tests(data_dir) - fixed)) if b not in waived]
+
+
 def point(programs: int, data_dir: Path, fixed: set[Path]) -> dict:
     """One point of the coverage plot: bins hit by everything so far, and by random programs alone."""
     random_only = report.functional_summary(data.merge_files(tests(data_dir) - fixed), {})
@@ -127,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         if done == 0:
             jobs = uvm_run.random_jobs(seeds.start, n, None, None)
         else:
-            unhit = [b for b in data.unhit(data.merge_files(tests(data_dir))) if b not in waived]
-            jobs = steered_jobs(args.out, seeds, unhit, rng)
+            jobs = steered_jobs(args.out, seeds, targets(data_dir, fixed, waived), rng)
         results += uvm_run.run_all(SIM, jobs, args.jobs, False)
         collect_dats(data_dir)
         done += n
