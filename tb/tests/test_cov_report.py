@@ -115,3 +115,21 @@ def test_toggle_exclusions(tmp_path: Path) -> None:
     wf.write_text("code:\n- file: vta_top.v\n  signal: nosuch\n  reason: typo\n")
     with pytest.raises(ValueError, match="matches no toggle point"):
         report.build_report(d, tmp_path / "out2", wf)
+
+
+def test_steering_targets_fall_back_to_random_only_holes(tmp_path: Path) -> None:
+    from tb.cov.run import targets
+
+    full, partial = data.empty(), data.empty()
+    for p in full:
+        for b in full[p]:
+            full[p][b] = 1
+    partial["gemm.reset"]["reset"] = 1
+    data.write(tmp_path / "fixed.json", "fixed", [], full)
+    data.write(tmp_path / "random.json", "random", [], partial)
+    got = targets(tmp_path, {tmp_path / "fixed.json"}, set())
+    assert ("gemm.reset", "accumulate") in got and ("gemm.reset", "reset") not in got
+    partial["gemm.reset"]["accumulate"] = 0
+    full["gemm.reset"]["accumulate"] = 0
+    data.write(tmp_path / "fixed.json", "fixed", [], full)
+    assert targets(tmp_path, {tmp_path / "fixed.json"}, set()) == [("gemm.reset", "accumulate")]
