@@ -1,1 +1,1 @@
-"""cocotb testbench for the VTA RTL (rtl/): runner, vector test, CLI (python -m tb.sim)."""
+"""Testbench for the VTA RTL (rtl/): the pyuvm environment in tb/uvm, coverage in tb/cov."""

@@ -1,11 +1,12 @@
 """RTL performance figures of issue 3, measured from the design's own counters.
 
 ``python -m tb.bench_rtl [--sim verilator|icarus] [--config NAME]`` runs three programs
-(tb/programs.py: perf_gemm, perf_load_store, perf_overlap) through the vector runner and
-prints each figure next to its target. The figures come from the RTL's performance
-registers (rtl/README.md), so they count cycles, not wall time, and are the same on
-either simulator. The results are also checked against the golden model, so a fast but
-wrong design reports FAIL rather than a figure.
+(tb/programs.py: perf_gemm, perf_load_store, perf_overlap) through the pyuvm testbench
+(tb/uvm/api.py, profile none: the memory answers as fast as cocotbext-axi's slave goes)
+and prints each figure next to its target. The figures come from the RTL's performance
+registers (rtl/README.md), read by the testbench after DONE, so they count cycles, not
+wall time, and are the same on either simulator. The testbench also checks every result
+against the golden model, so a fast but wrong design reports FAIL rather than a figure.
 """
 from __future__ import annotations
 
@@ -14,24 +15,25 @@ import sys
 import tempfile
 from pathlib import Path
 
-from models.config import VtaConfig, load_config
+from models.config import load_config
 from models.isa import MemType, Opcode, insns_from_bytes
 from models.vector import load_vector, save_vector
 from tb import programs as P
-from tb.runner import run_vectors
+from tb.uvm.api import explain, program_jobs, run_jobs
+
+PROGRAMS = ("perf_gemm", "perf_load_store", "perf_overlap")
 
 
-def measure(sim: str, cfg: VtaConfig, workdir: Path) -> list[tuple[str, float, str, str]]:
+def measure(sim: str, config: str, workdir: Path) -> list[tuple[str, float, str, str]]:
     """(figure, value, target, how it is computed) rows; raises if a program fails."""
-    vecs = [save_vector(P.perf_gemm(cfg), workdir / "perf_gemm"),
-            save_vector(P.perf_load_store(cfg), workdir / "perf_load_store"),
-            save_vector(P.perf_overlap(cfg), workdir / "perf_overlap")]
-    res = {r["vector"]: r for r in run_vectors(sim, cfg, vecs, tag="bench")}
-    failed = [f"{name}: {r['message']}" for name, r in res.items() if not r["passed"]]
+    cfg = load_config(config)
+    vecs = [save_vector(getattr(P, name)(cfg), workdir / name) for name in PROGRAMS]
+    res = dict(zip(PROGRAMS, run_jobs(sim, config, program_jobs(vecs))))
+    failed = [f"{name}: {explain(r)}" for name, r in res.items() if not r["passed"]]
     if failed:
         raise RuntimeError("benchmark programs failed:\n" + "\n".join(failed))
     bus = cfg.bus_bytes
-    gemm, ls, ov = (res[n]["counters"] for n in ("perf_gemm", "perf_load_store", "perf_overlap"))
+    gemm, ls, ov = (res[n]["counters"] for n in PROGRAMS)
     compute = ov["GEMM_EXEC"] + ov["ALU_EXEC"] + ov["CLOAD_EXEC"]
     return [
         ("GEMM micro-ops per cycle", gemm["GEMM_UOPS"] / gemm["GEMM_EXEC"], ">= 0.95",
@@ -65,10 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sim", default="verilator", choices=["verilator", "icarus"])
     parser.add_argument("--config", default="default", help="shipped name or JSON path")
     args = parser.parse_args(argv)
-    cfg = load_config(args.config)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            rows = measure(args.sim, cfg, Path(tmp))
+            rows = measure(args.sim, args.config, Path(tmp))
         except RuntimeError as exc:
             print(f"FAIL: {exc}", file=sys.stderr)
             return 1

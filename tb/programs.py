@@ -1,8 +1,8 @@
 """Programs the RTL tests build themselves (performance and configuration sweeps).
 
 Each function returns a models.vector.Vector; its expectation comes from the golden
-model (expect = None, see tb.cocotb_vta.expected_images) unless stated otherwise.
-Programs are written with vectors.progbuild.Program, which checks the token protocol.
+model (expect = None: the testbench's scoreboard runs models.executor) unless stated
+otherwise. Programs are written with vectors.progbuild.Program, which checks the token protocol.
 """
 from __future__ import annotations
 

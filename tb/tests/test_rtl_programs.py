@@ -1,7 +1,9 @@
-"""RTL runs of the programs in tb/programs.py: configuration and alignment sweeps
-(expectations from the golden model), performance targets, and the host interface."""
+"""RTL runs of the programs in tb/programs.py through the pyuvm testbench (tb/uvm/api.py):
+a configuration and alignment sweep with and without backpressure (expectations from the
+golden model), and the functional check of the performance programs and counters."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -9,52 +11,59 @@ import pytest
 from models.config import VtaConfig, load_config
 from models.vector import save_vector
 from tb import programs as P
-from tb.runner import build_dir, run_cocotb, run_vectors
 from tb.tests.test_lint import EXTRA_CONFIGS
+from tb.uvm.api import explain, program_jobs, run_jobs
+from tb.uvm.pytest_support import SIMS
 
-SWEEP = {name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()
-         if name != "deep_queues"}
-SWEEP.update({name: load_config(name) for name in ("default", "small", "batch2")})
+SHIPPED = ("default", "small", "batch2")
+SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F}
+#: Profiles of the sweep: an ideal memory and one that stalls every channel.
+PROFILES = ("none", "heavy")
 
 
-def _vectors(cfg: VtaConfig, name: str, root: Path) -> list[Path]:
-    return [save_vector(P.mixed(cfg, 0), root / f"{name}_mixed0"),
-            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / f"{name}_oddbases"),
-            save_vector(P.edges(cfg), root / f"{name}_edges")]
+def config_file(name: str, root: Path) -> str:
+    """A shipped name as is; an extra configuration as the JSON file the runner reads."""
+    if name in SHIPPED:
+        return name
+    path = root / f"{name}.json"
+    path.write_text(json.dumps(EXTRA_CONFIGS[name]))
+    return str(path)
 
 
-@pytest.mark.parametrize("sim,stall", [("icarus", None), ("verilator", "0.4:5")])
-@pytest.mark.parametrize("name", sorted(SWEEP))
-def test_config_sweep(name, sim, stall, tmp_path):
-    cfg = SWEEP[name]
-    res = run_vectors(sim, cfg, _vectors(cfg, name, tmp_path), stall=stall, tag="pytest-sweep")
-    bad = [f"{r['vector']}: {r['message']}" for r in res if not r["passed"]]
-    assert len(res) == 3 and not bad, bad
+def sweep_vectors(cfg: VtaConfig, root: Path) -> list[Path]:
+    """Every instruction form, odd (unaligned) bases, degenerate shapes."""
+    return [save_vector(P.mixed(cfg, 0), root / "mixed0"),
+            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / "oddbases"),
+            save_vector(P.edges(cfg), root / "edges")]
 
 
-def test_performance_programs_and_counters(tmp_path):
+@pytest.mark.parametrize("sim", SIMS)
+@pytest.mark.parametrize("name", SWEEP)
+def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
+    config = config_file(name, tmp_path)
+    dirs = sweep_vectors(load_config(config), tmp_path)
+    jobs = [j for profile in PROFILES for j in program_jobs(dirs, profile, seed=5)]
+    results = run_jobs(sim, config, jobs)
+    bad = {r["job"]: explain(r) for r in results if not r["passed"]}
+    assert len(results) == len(dirs) * len(PROFILES) and not bad, \
+        "\n\n".join(f"{name}/{job}: {text[:2000]}" for job, text in bad.items())
+    assert all(r["compared_bytes"] > 0 for r in results)
+
+
+def test_performance_programs_and_counters(tmp_path: Path) -> None:
     """The bench programs (tb/bench_rtl.py) compute the right results and the performance
     counters count what the programs hold. The figures themselves are measured by
     `python -m tb.bench_rtl` and reported in rtl/README.md, not asserted here."""
     cfg = load_config("default")
-    vecs = [save_vector(P.perf_gemm(cfg), tmp_path / "perf_gemm"),
+    dirs = [save_vector(P.perf_gemm(cfg), tmp_path / "perf_gemm"),
             save_vector(P.perf_load_store(cfg), tmp_path / "perf_load_store"),
             save_vector(P.perf_overlap(cfg), tmp_path / "perf_overlap")]
-    res = {r["vector"]: r for r in run_vectors("verilator", cfg, vecs, tag="pytest-perf")}
-    for r in res.values():
-        assert r["passed"], f"{r['vector']}: {r['message']}"
+    res = dict(zip(("perf_gemm", "perf_load_store", "perf_overlap"),
+                   run_jobs("verilator", "default", program_jobs(dirs))))
+    for name, r in res.items():
+        assert r["passed"], f"{name}: {explain(r)}"
     # perf_gemm: a reset over 65 entries, 64x64 loops of two uops, 64x64 loops of one.
     assert res["perf_gemm"]["counters"]["GEMM_UOPS"] == 1 * 65 + 2 * 64 * 64 + 64 * 64
     # perf_load_store: one STORE row of 2048 OUT elements.
     assert res["perf_load_store"]["counters"]["WR_BYTES"] == 2048 * cfg.out_bytes
-
-
-@pytest.mark.parametrize("sim", ["icarus", "verilator"])
-def test_host_interface(sim, tmp_path):
-    cfg = load_config("small")
-    vec = save_vector(P.mixed(cfg, 2), tmp_path / "regs")
-    tdir, crash = run_cocotb(sim, cfg, "tb.cocotb_regs", {"VTA_VECTOR": str(vec)}, tag="pytest-regs")
-    xml = (tdir / "results.xml").read_text() if (tdir / "results.xml").exists() else ""
-    assert not crash and "<testcase" in xml and "<failure" not in xml, \
-        f"{crash}; see {tdir / 'sim.log'}"

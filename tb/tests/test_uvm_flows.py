@@ -1,7 +1,9 @@
-"""Register map, back-to-back launches without reset, and a reset in mid-program."""
+"""Register map and launch semantics, back-to-back launches without reset, and a reset in
+mid-program."""
 from __future__ import annotations
 
-from tb.uvm.pytest_support import explain, run, sims
+from tb.uvm.api import explain
+from tb.uvm.pytest_support import run, sims
 from tb.uvm.run import special_jobs
 
 
@@ -13,6 +15,7 @@ def test_register_map_and_launch_flows(sim: str) -> None:
     assert len(results) == len(jobs)
     for name, r in results.items():
         assert r["passed"], f"{name}: {explain(r)}"
+    assert results["regmap"]["launch_cycles"] > 0  # the launch semantics ran too
     assert results["reset-mid-s11-bursty"]["reset_after"] > 0
     assert [r["job_spec"]["reset"] for n, r in results.items() if n.startswith("b2b")] == \
         [True, False, False]

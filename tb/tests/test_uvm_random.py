@@ -1,7 +1,8 @@
 """Random programs (configuration and backpressure profile drawn from each seed)."""
 from __future__ import annotations
 
-from tb.uvm.pytest_support import explain, run, sims
+from tb.uvm.api import explain
+from tb.uvm.pytest_support import run, sims
 from tb.uvm.run import random_jobs
 
 SEED, COUNT = 1000, 50

@@ -1,28 +1,40 @@
-"""Special flows beyond one program: the register map and a reset in mid-program.
+"""Special flows beyond one program: the register map, launch semantics, and a reset in
+mid-program.
 
-Both report through the verdict like every other checker: "register" failures for the
-register map, and ordinary program failures for the clean rerun after a reset.
+All report through the verdict like every other checker: "register" failures for the
+register map and the launch semantics, and ordinary program failures for the programs
+they run.
 """
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from cocotb.triggers import ClockCycles
-from pyuvm import uvm_sequence
+from pyuvm import ConfigDB, uvm_sequence
 
 from models.config import VtaConfig
 from models.vector import Vector
+from tb.programs import mixed
 from tb.uvm.env import VtaEnv
-from tb.uvm.host import BASE_REGS, CTRL, CYCLES, DONE, INSN_ADDR, INSN_COUNT, RegSeq
+from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
-from tb.uvm.vseq import RunProgramVseq, reset_dut
+from tb.uvm.regs import (BASE_REGS, COUNTERS, CTRL, CYCLES, DONE, FIRST_UNMAPPED,
+                         HW_INFO, INSN_ADDR, INSN_COUNT, INSNS_DONE, RUNNING)
+from tb.uvm.vseq import Prepared, RunProgramVseq, reset_dut
 
 RW_REGS = [INSN_COUNT, INSN_ADDR, *BASE_REGS.values()]
 PATTERNS = (0xFFFFFFFF, 0xA5A5A5A5, 0x5A5A5A5A, 0x00000001, 0x80000000, 0x00000000)
-#: First offset past the RTL's counters and status words (rtl/README.md: 0x24..0xA0).
-FIRST_UNMAPPED = 0xA4
 UNMAPPED = (FIRST_UNMAPPED, 0xA8, 0xFC, 0x100, 0x400, 0x1000, 0x4008, 0x8000, 0xFFFC)
 #: Read-only counters that hold 0 until a program runs (rtl/README.md).
-COUNTERS = (0x24, 0x30, 0x54, 0x90, 0xA0)
-HW_INFO = 0x8C
+ZERO_BEFORE_LAUNCH = tuple(COUNTERS[n] for n in ("GEMM_UOPS", "WR_BYTES", "DISPATCHED",
+                                                  "GEMM_EXEC", "STORE_EXEC"))
+#: Seed of tb/programs.py's mixed program that the launch flow runs.
+LAUNCH_PROGRAM_SEED = 2
+#: Cycles between the launch and the START that must be ignored: long enough that a
+#: restart would show as CYCLES smaller than the time since the launch.
+SECOND_START_DELAY = 32
+#: Cycles after DONE during which CYCLES must not move.
+SETTLE = 50
 
 
 def hw_info(cfg: VtaConfig) -> int:
@@ -71,7 +83,7 @@ class RegMapSeq(RegSeq):
         await self.expect(CYCLES, 0, "CYCLES is read-only")
         await self.okay_write(CTRL, DONE)
         await self.expect(CTRL, 0, "writing DONE does not set it, and does not start")
-        for addr in COUNTERS:
+        for addr in ZERO_BEFORE_LAUNCH:
             await self.okay_write(addr, 0xDEADBEEF)
             await self.expect(addr, 0, "counters are read-only and 0 before any launch")
         for addr in UNMAPPED:
@@ -83,7 +95,107 @@ class RegMapSeq(RegSeq):
 
 
 
+async def read_reg(env: VtaEnv, offset: int) -> int:
+    """One register read through the host agent."""
+    seq = ReadRegsSeq("read", [offset])
+    await seq.start(env.host.seqr)
+    return seq.values[offset][0]
+
+
+class LaunchVseq(uvm_sequence):
+    """Launch semantics of rtl/README.md on tb/programs.py's mixed program (profile none).
+
+    CTRL reads RUNNING after START; a second START while the program runs is ignored (no
+    restart: CYCLES keeps counting from the first); after DONE CYCLES stops, every
+    instruction was dispatched and completed; a relaunch without reset clears DONE and
+    every counter and, on fresh DRAM, writes the same results with the same counts.
+    """
+
+    def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig, cfg_name: str) -> None:
+        super().__init__(name)
+        self.env = env
+        self.vector: Vector = mixed(cfg, LAUNCH_PROGRAM_SEED)
+        self.run = RunProgramVseq("launch", env, Job("launch", seed=LAUNCH_PROGRAM_SEED),
+                                  self.vector, cfg_name)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.info: dict[str, Any] = {}
+
+    async def started(self, p: Prepared, second_start: bool) -> int | None:
+        """Launch (programming the registers first if ``second_start``); the CTRL value at DONE."""
+        run, env = self.run, self.env
+        run.load(p)  # fresh DRAM: a relaunch must write its results again
+        if second_start:
+            launched = await run.program_and_launch()
+        else:
+            await LaunchSeq("relaunch").start(env.host.seqr)
+            launched = env.sampler.cycle
+        ctrl = await read_reg(env, CTRL)
+        if ctrl != RUNNING:
+            self.report(f"CTRL reads {ctrl:#x} right after an accepted START, expected "
+                        f"{RUNNING:#x} (RUNNING, DONE cleared)")
+            return None
+        if second_start:
+            await ClockCycles(env.dut.ap_clk, SECOND_START_DELAY)
+            elapsed = env.sampler.cycle - launched
+            await LaunchSeq("ignored").start(env.host.seqr)
+            cycles = await read_reg(env, CYCLES)
+            if cycles < elapsed:
+                self.report(f"a START while running restarted the program: CYCLES reads "
+                            f"{cycles}, but {elapsed} cycles had passed since the launch")
+            ctrl = await read_reg(env, CTRL)
+            if ctrl != RUNNING:
+                self.report(f"CTRL reads {ctrl:#x} after a START while running, expected "
+                            f"{RUNNING:#x} (the program must still be running here)")
+        if env.verdict.failures:
+            return None
+        return await run.wait_done(p, launched)
+
+    async def launch(self, p: Prepared, second_start: bool) -> dict[str, Any] | None:
+        """One launch checked end to end; its info (cycles, counters), or None on failure."""
+        ctrl = await self.started(p, second_start)
+        if ctrl is None or self.env.verdict.failures:
+            return None
+        await self.run.check(p, ctrl)
+        return None if self.env.verdict.failures else dict(self.run.info)
+
+    async def body(self) -> None:
+        p = self.run.prepare()
+        if self.env.verdict.failures:
+            return
+        first = await self.launch(p, second_start=True)
+        if first is None:
+            return
+        await ClockCycles(self.env.dut.ap_clk, SETTLE)
+        later = await read_reg(self.env, CYCLES)
+        if later != first["cycles"]:
+            self.report(f"CYCLES must stop at DONE: it read {first['cycles']} at DONE and "
+                        f"{later} {SETTLE} cycles later")
+        count = self.vector.insn_count
+        counters = first["counters"]
+        if counters["DISPATCHED"] != count:
+            self.report(f"DISPATCHED = {counters['DISPATCHED']} after DONE; the program has "
+                        f"{count} instructions")
+        completed = {m: counters[f"{m.upper()}_INSNS"] for m in INSNS_DONE}
+        if sum(completed.values()) != count:
+            self.report(f"the modules completed {completed} instructions after DONE, "
+                        f"{sum(completed.values())} in all; the program has {count}")
+        second = await self.launch(p, second_start=False)
+        if second is None:
+            return
+        differ = {n: (counters[n], second["counters"][n]) for n in counters
+                  if counters[n] != second["counters"][n]}
+        if first["cycles"] != second["cycles"]:
+            differ["CYCLES"] = (first["cycles"], second["cycles"])
+        if differ:
+            self.report("a relaunch without reset must clear every counter and count the same "
+                        "program again (first run, relaunch): "
+                        + ", ".join(f"{n} {a} vs {b}" for n, (a, b) in differ.items()))
+        self.info = {"launch_cycles": first["cycles"], "launch_counters": counters}
+
+
 class RegMapVseq(uvm_sequence):
+    """The register map from reset, then the launch semantics (:class:`LaunchVseq`)."""
+
     def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig) -> None:
         super().__init__(name)
         self.env = env
@@ -93,6 +205,11 @@ class RegMapVseq(uvm_sequence):
     async def body(self) -> None:
         report = lambda msg: self.env.verdict.fail("register", msg)  # noqa: E731
         await RegMapSeq("regmap", self.cfg, report).start(self.env.host.seqr)
+        if self.env.verdict.failures:
+            return
+        launch = LaunchVseq("launch", self.env, self.cfg, ConfigDB().get(None, "", "PLAN").config)
+        await launch.start()
+        self.info = launch.info
 
 
 class ResetMidVseq(uvm_sequence):

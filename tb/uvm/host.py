@@ -13,13 +13,7 @@ from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from pyuvm import uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from models.vector import BASE_NAMES, Vector
-
-# Register map, spec section 5.
-CTRL, CYCLES, INSN_COUNT, INSN_ADDR = 0x00, 0x04, 0x08, 0x0C
-BASE_REGS = {"uop": 0x10, "inp": 0x14, "wgt": 0x18, "acc": 0x1C, "out": 0x20}
-REGISTERS = {"CTRL": CTRL, "CYCLES": CYCLES, "INSN_COUNT": INSN_COUNT, "INSN_ADDR": INSN_ADDR,
-             **{f"{b.upper()}_BASE": a for b, a in BASE_REGS.items()}}
-START, DONE = 0x1, 0x2
+from tb.uvm.regs import BASE_REGS, CTRL, INSN_ADDR, INSN_COUNT, START
 
 
 class RegItem(uvm_sequence_item):
@@ -113,17 +107,6 @@ class LaunchSeq(RegSeq):
         await self.write(CTRL, START)
 
 
-class PollDoneSeq(RegSeq):
-    """Read CTRL until DONE; ``polls`` counts the reads (the watchdog bounds the loop)."""
-
-    async def body(self) -> None:
-        self.polls = 0
-        while True:
-            self.polls += 1
-            if (await self.read(CTRL)).data & DONE:
-                return
-
-
 class ReadRegsSeq(RegSeq):
     """Read a list of registers; ``values`` maps offset -> (data, resp)."""
 
@@ -136,16 +119,3 @@ class ReadRegsSeq(RegSeq):
         for off in self.offsets:
             item = await self.read(off)
             self.values[off] = (item.data, item.resp)
-
-
-class WriteRegsSeq(RegSeq):
-    """Write (offset, value) pairs; ``resps`` maps offset -> response."""
-
-    def __init__(self, name: str, writes: list[tuple[int, int]]) -> None:
-        super().__init__(name)
-        self.writes = writes
-        self.resps: dict[int, int] = {}
-
-    async def body(self) -> None:
-        for off, value in self.writes:
-            self.resps[off] = (await self.write(off, value)).resp

@@ -15,8 +15,4 @@ def run(sim: str, jobs: list[tuple[str, Job]]) -> dict[str, dict]:
     return {r["job"]: r for r in run_all(sim, jobs, parallel=1, waves=False)}
 
 
-def explain(result: dict) -> str:
-    return "\n".join(f"[{f['kind']}] {f['message']}" for f in result["failures"]) or "no failure"
-
-
 sims = pytest.mark.parametrize("sim", SIMS)

@@ -3,7 +3,7 @@
 The watchdog reads them through the host agent when DONE does not come, and turns them
 into one line per module: the instruction it is on (program index and disassembly) and
 what it waits for (a token, room in a token queue, its command queue, the bus). The
-offsets and bit positions below are the RTL's documented contract, not internals.
+offsets (regs.py) and bit positions below are the RTL's documented contract, not internals.
 """
 from __future__ import annotations
 
@@ -15,16 +15,12 @@ from cocotb.triggers import ClockCycles, First
 from models.asm import disasm_insn
 from models.config import VtaConfig
 from tb.uvm.host import ReadRegsSeq
+from tb.uvm.regs import (AXI_STATUS, DISPATCHED, FETCH_STATUS, INSN_IDX, INSNS_DONE, QUEUES,
+                         STATUS, TOKENS)
 
 if TYPE_CHECKING:
     from tb.uvm.env import VtaEnv
 
-# Offsets (rtl/README.md).
-INSNS_DONE = {"load": 0x58, "compute": 0x5C, "store": 0x60}
-FETCH_STATUS, DISPATCHED = 0x64, 0x54
-STATUS = {"load": 0x68, "compute": 0x6C, "store": 0x70}
-INSN_IDX = {"load": 0x74, "compute": 0x78, "store": 0x7C}
-TOKENS, QUEUES, AXI_STATUS = 0x80, 0x84, 0x88
 ALL = sorted({*INSNS_DONE.values(), FETCH_STATUS, DISPATCHED, *STATUS.values(),
               *INSN_IDX.values(), TOKENS, QUEUES, AXI_STATUS})
 

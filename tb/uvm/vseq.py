@@ -23,9 +23,10 @@ from models.isa import MemType, Opcode, module_of
 from models.vector import Image, Vector
 from tb.uvm.env import VtaEnv
 from tb.uvm.faults import fault as fault_of
-from tb.uvm.host import (CTRL, CYCLES, DONE, LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq)
+from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
 from tb.uvm.profiles import SLOWDOWN
+from tb.uvm.regs import COUNTERS, CTRL, CYCLES, DONE
 from tb.uvm.status import diagnose
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
@@ -167,11 +168,16 @@ class RunProgramVseq(uvm_sequence):
             raise HostHung("control port hung while reading status registers")
 
     async def check(self, p: Prepared, ctrl: int) -> None:
-        """Registers after DONE, then the scoreboard; publish executed instructions."""
-        regs = ReadRegsSeq("after", [CYCLES])
+        """Registers after DONE, then the scoreboard; publish executed instructions.
+
+        The performance counters go into the job's result record (``counters``), so
+        tests and tb/bench_rtl.py get the RTL's own figures for every passing program.
+        """
+        regs = ReadRegsSeq("after", [CYCLES, *COUNTERS.values()])
         await regs.start(self.env.host.seqr)
         cycles = regs.values[CYCLES][0]
         self.info["cycles"] = cycles
+        self.info["counters"] = {name: regs.values[off][0] for name, off in COUNTERS.items()}
         if ctrl != DONE:
             self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE, spec section 5 says 0x2")
         if not 0 < cycles <= self.info["done_cycles"]:
