@@ -28,7 +28,7 @@ TB_ARGS  = $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR))
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves)
 
-.PHONY: sim test lint vectors bench regress clean distclean
+.PHONY: sim test lint vectors bench regress coverage clean distclean
 
 $(STAMP): requirements.txt
 	$(PYTHON3) -m venv $(VENV)
@@ -47,6 +47,9 @@ regress: $(STAMP)
 		--seed $(or $(SEED),1) --count $(or $(COUNT),100) --jobs $(JOBS) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
 		--junit build/regress-$$s.xml; done
+
+coverage: $(STAMP)
+	$(PY) -m tb.cov.run $(if $(COUNT),--count $(COUNT)) --jobs $(JOBS)
 
 lint: $(STAMP)
 	verilator --lint-only -Wall -Irtl rtl/*.v

@@ -167,14 +167,22 @@ def tracefile(points: list[CodePoint], pages: tuple[str, ...], rtl: Path = RTL) 
 
 
 def html(points: list[CodePoint], out_dir: Path, log: Path) -> dict[str, Path]:
-    """Tracefiles and genhtml pages: {"code": index.html, "toggle": index.html} (empty without genhtml)."""
+    """Tracefiles and genhtml pages: {"code": index.html, "toggle": index.html}.
+
+    With no coverage points (a report over functional data only) there is nothing to
+    render; with points, a missing genhtml is an error rather than a report that
+    silently lacks its code-coverage pages.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     pages = {}
     for name, kinds in (("code", ("v_line", "v_branch")), ("toggle", ("v_toggle",))):
         info = out_dir / f"{name}.info"
         info.write_text(tracefile(points, kinds))
-        if not shutil.which("genhtml") or "SF:" not in info.read_text():
+        if "SF:" not in info.read_text():
             continue
+        if not shutil.which("genhtml"):
+            raise RuntimeError("genhtml not found: install lcov (Debian: apt-get install -y lcov) "
+                               "to render the code coverage pages")
         with log.open("a") as f:
             subprocess.run(["genhtml", "--quiet", "--branch-coverage", "--legend",
                             "--title", f"VTA rtl/ {'line and branch' if name == 'code' else 'toggle'} coverage",

@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2, help="simulator processes in parallel")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
     args = p.parse_args(argv)
+    if not shutil.which("genhtml"):
+        print("error: genhtml not found: install lcov (Debian: apt-get install -y lcov); "
+              "the report's code coverage pages need it", file=sys.stderr)
+        return 2
     t0 = time.perf_counter()
     data_dir = args.out / "data"
     shutil.rmtree(args.out, ignore_errors=True)
