@@ -16,12 +16,15 @@ from typing import Any, Callable, Iterable
 from models.config import VtaConfig
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.stats import LEGAL_FLAGS, PADS
+from tb.uvm import regs
 
 MODULES = ("load", "compute", "store")
 CHANNELS = ("aw", "w", "b", "ar", "r")
-REGISTERS = {0x00: "CTRL", 0x04: "CYCLES", 0x08: "INSN_COUNT", 0x0C: "INSN_ADDR",
-             0x10: "UOP_BASE", 0x14: "INP_BASE", 0x18: "WGT_BASE", 0x1C: "ACC_BASE",
-             0x20: "OUT_BASE"}
+#: The host registers of spec section 5 by offset; 0x24 up to regs.FIRST_UNMAPPED are the
+#: RTL's read-only counters and status words, binned together as "status".
+REGISTERS = {regs.CTRL: "CTRL", regs.CYCLES: "CYCLES", regs.INSN_COUNT: "INSN_COUNT",
+             regs.INSN_ADDR: "INSN_ADDR",
+             **{addr: f"{name.upper()}_BASE" for name, addr in regs.BASE_REGS.items()}}
 WRITABLE = tuple(name for name in REGISTERS.values() if name != "CYCLES")
 BUFFERS = ("uop", "inp", "wgt", "acc", "out")
 LOAD_TYPES = (MemType.UOP, MemType.WGT, MemType.INP, MemType.ACC, MemType.ACC_8BIT)
@@ -191,9 +194,10 @@ def _burst_4k(b: Any, cfg: VtaConfig | None) -> Iterable[str]:
 
 
 def _lite(a: Any, cfg: VtaConfig | None) -> Iterable[str]:
-    name = REGISTERS.get(a.addr & ~3, "unmapped")
-    if a.kind == "write" and name == "CYCLES":
-        name = "CYCLES(read-only)"
+    offset = a.addr & ~3
+    name = REGISTERS.get(offset) or ("status" if offset < regs.FIRST_UNMAPPED else "unmapped")
+    if a.kind == "write" and name in ("CYCLES", "status"):
+        name += "(read-only)"
     yield f"{a.kind}/{name}"
 
 
@@ -252,8 +256,9 @@ POINTS: tuple[Point, ...] = (
           "two and three modules busy (not idle) / executing in the same cycle"),
     Point("host.registers", "lite",
           tuple(f"write/{r}" for r in WRITABLE) + tuple(f"read/{r}" for r in REGISTERS.values())
-          + ("read/unmapped", "write/unmapped", "write/CYCLES(read-only)"),
-          _lite, "every control register written and read; unmapped offsets"),
+          + ("read/status", "read/unmapped", "write/unmapped", "write/CYCLES(read-only)",
+             "write/status(read-only)"),
+          _lite, "every control register written and read; counters and status; unmapped offsets"),
 )
 
 

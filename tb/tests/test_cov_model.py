@@ -70,10 +70,13 @@ def test_cycle_and_register_observations() -> None:
     m = CovModel()
     m.sample("cycle", CycleSample(frozenset({"aw_stall", "r_delay"}), 3, 2))
     m.sample("lite", AxiLiteAccess("write", 0x04, 5))
-    m.sample("lite", AxiLiteAccess("read", 0x40, 0))
+    m.sample("lite", AxiLiteAccess("read", 0x40, 0))    # STORE_BUSY (rtl/README.md)
+    m.sample("lite", AxiLiteAccess("write", 0xA0, 1))   # STORE_EXEC, read-only
+    m.sample("lite", AxiLiteAccess("read", 0xA4, 0))    # first offset past the map
     assert hits(m) == {"axi.backpressure/aw_stall", "axi.backpressure/r_delay", "modules.concurrent/busy/2+",
                        "modules.concurrent/busy/3", "modules.concurrent/executing/2+",
-                       "host.registers/write/CYCLES(read-only)", "host.registers/read/unmapped"}
+                       "host.registers/write/CYCLES(read-only)", "host.registers/read/status",
+                       "host.registers/write/status(read-only)", "host.registers/read/unmapped"}
 
 
 def test_models_do_not_share_hits() -> None:

@@ -1,6 +1,6 @@
 """Build the testbench top (tb/rtl/vta_tb_top.v around rtl/) once per simulator and config.
 
-Reuses the RTL helper's runner (tb/runner.py) for sources, the Verilator environment
+Reuses the shared build helpers (tb/runner.py) for sources, the Verilator environment
 and configuration hashing, but builds a different toplevel, so it keeps its own build
 directories: build/sim/uvm-<sim>-<config hash>[-waves]/ (a waves build is separate
 because tracing changes the Verilator model). A stamp of all inputs decides reuse.
