@@ -724,36 +724,20 @@ def alu_op_vector(name: str, op: AluOp, reg_src: np.ndarray, imms: list[int],
 ALU_IMMS = [-5, 3, -32768, 32767, 0, -1]
 
 
-@vector("alu_min")
-def v_alu_min(name: str) -> Vector:
-    rng = rng_for(name)
-    return alu_op_vector(name, AluOp.MIN, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
-                         i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))),
-                         "Signed comparison across the full int32 range.")
+def alu_basic_vector(op: AluOp, note: str) -> Callable[[str], Vector]:
+    """MIN, MAX, ADD and MUL share one shape: random int32 operands, the ALU_IMMS immediates."""
+    def build(name: str) -> Vector:
+        rng = rng_for(name)
+        return alu_op_vector(name, op, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
+                             i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))), note)
+    return build
 
 
-@vector("alu_max")
-def v_alu_max(name: str) -> Vector:
-    rng = rng_for(name)
-    return alu_op_vector(name, AluOp.MAX, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
-                         i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))),
-                         "Signed comparison across the full int32 range.")
-
-
-@vector("alu_add")
-def v_alu_add(name: str) -> Vector:
-    rng = rng_for(name)
-    return alu_op_vector(name, AluOp.ADD, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
-                         i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))),
-                         "Sums wrap modulo 2^32 (2^31-1 + 32767 etc.).")
-
-
-@vector("alu_mul")
-def v_alu_mul(name: str) -> Vector:
-    rng = rng_for(name)
-    return alu_op_vector(name, AluOp.MUL, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
-                         i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))),
-                         "Products keep the low 32 bits (wrap).")
+for _op, _note in ((AluOp.MIN, "Signed comparison across the full int32 range."),
+                   (AluOp.MAX, "Signed comparison across the full int32 range."),
+                   (AluOp.ADD, "Sums wrap modulo 2^32 (2^31-1 + 32767 etc.)."),
+                   (AluOp.MUL, "Products keep the low 32 bits (wrap).")):
+    vector(f"alu_{_op.name.lower()}")(alu_basic_vector(_op, _note))
 
 
 @vector("alu_shr")
