@@ -42,21 +42,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) models/tests tb/tests
 
 regress: $(STAMP)
-	@mkdir -p build
-	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s --test random \
-		--seed $(or $(SEED),1) --count $(or $(COUNT),100) --jobs $(JOBS) \
+	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
+		--sim $$s --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
-		--junit build/regress-$$s.xml; done
-
-coverage: $(STAMP)
-	$(PY) -m tb.cov.run $(if $(COUNT),--count $(COUNT)) --jobs $(JOBS)
-
-lint: $(STAMP)
-	verilator --lint-only -Wall -Irtl rtl/*.v
-	iverilog -g2012 -Wall -o /dev/null -s vta_top rtl/*.v
-
-vectors: $(STAMP)
-	$(PY) vectors/build.py
+		--regress-junit build/regress-$$s.xml; done
 
 bench: $(STAMP)
 	$(PY) -m models bench

@@ -28,8 +28,15 @@ def sources() -> list[Path]:
     return rtl_sources() + sorted(TB_RTL.glob("*.v"))
 
 
+#: Environment variable naming a private build directory suffix: the regression's
+#: pytest-xdist workers (tb/regress) each build into their own directories.
+BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
+
+
 def build_dir(sim: str, cfg: VtaConfig, waves: bool) -> Path:
-    return BUILD_ROOT / f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}{'-cov' if coverage_args(sim) else ''}"
+    suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
+    return BUILD_ROOT / (f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}"
+                         f"{'-cov' if coverage_args(sim) else ''}{'-' + suffix if suffix else ''}")
 
 
 def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:

@@ -1,0 +1,1 @@
+"""Parallel random regression under pytest-xdist (``make regress``); see conftest.py."""
