@@ -25,6 +25,8 @@ from tb.uvm.run import print_failures
 
 #: Where a session's chunks write their records; set by the controller, inherited by workers.
 RUN_DIR_VAR = "VTA_REGRESS_DIR"
+#: When the controller started, for the closing line's wall time.
+_START = pytest.StashKey[float]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,9 +52,6 @@ def pytest_configure(config: pytest.Config) -> None:
     run_dir.mkdir(parents=True)
     os.environ[RUN_DIR_VAR] = str(run_dir)  # xdist workers start later and inherit it
     config.stash[_START] = time.perf_counter()
-
-
-_START = pytest.StashKey[float]()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
