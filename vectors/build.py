@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT.parent))  # run as a script from anywhere: models/ a
 from models.config import VtaConfig, load_config  # noqa: E402
 from models.isa import AluOp, uops_to_bytes  # noqa: E402
 from models.vector import Vector, save_vector  # noqa: E402
-from vectors.progbuild import Program, UopRange, as_bytes  # noqa: E402
+from vectors.progbuild import MEMTYPE_OF, Program, UopRange, as_bytes  # noqa: E402
 
 SMALL = load_config("small")
 DEFAULT = load_config("default")
@@ -1133,11 +1133,16 @@ def v_layer_batch2(name: str) -> Vector:
     return layer_vector(name, BATCH2)
 
 
+#: With a base register per kind the data can start near each base (every kind of
+#: progbuild.MEMTYPE_OF at offset 0x100).
+SEPARATE_BASES_REGIONS = dict.fromkeys(MEMTYPE_OF, 0x100)
+
+
 @vector("bases_nonzero")
 def v_bases_nonzero(name: str) -> Vector:
     return layer_vector(name, SMALL, {"uop": 0x40000, "inp": 0x10000, "wgt": 0x14000,
                                       "acc": 0x18000, "out": 0x20000}, insn_addr=0x30000,
-                        regions={k: 0x100 for k in ("uop", "inp", "wgt", "acc", "acc8", "out")},
+                        regions=SEPARATE_BASES_REGIONS,
                         extra="Non-zero base registers for every memory type (uop 0x40000, "
                               "inp 0x10000, wgt 0x14000, acc 0x18000, out 0x20000); "
                               "instructions at 0x30000.")
@@ -1147,7 +1152,7 @@ def v_bases_nonzero(name: str) -> Vector:
 def v_bases_unaligned(name: str) -> Vector:
     return layer_vector(name, SMALL, {"uop": 0x40004, "inp": 0x1000C, "wgt": 0x14004,
                                       "acc": 0x18004, "out": 0x20004}, insn_addr=0x30008,
-                        regions={k: 0x100 for k in ("uop", "inp", "wgt", "acc", "acc8", "out")},
+                        regions=SEPARATE_BASES_REGIONS,
                         extra="Base registers that are multiples of 4 but not of the 8-byte bus "
                               "width (uop 0x40004, inp 0x1000C, wgt 0x14004, acc 0x18004, out "
                               "0x20004) and the instruction stream at 0x30008, so every burst "
@@ -1158,7 +1163,7 @@ def v_bases_unaligned(name: str) -> Vector:
 def v_bases_odd(name: str) -> Vector:
     return layer_vector(name, SMALL, {"uop": 0x40002, "inp": 0x10001, "wgt": 0x14003,
                                       "acc": 0x18005, "out": 0x20007}, insn_addr=0x30004,
-                        regions={k: 0x100 for k in ("uop", "inp", "wgt", "acc", "acc8", "out")},
+                        regions=SEPARATE_BASES_REGIONS,
                         extra="Odd base registers (inp 0x10001, wgt 0x14003, acc 0x18005, out "
                               "0x20007) and a uop base at 2 mod 4 (0x40002): the spec allows any "
                               "byte address, so micro-ops, accumulators and outputs straddle "
