@@ -11,6 +11,7 @@ import pytest
 from models.config import VtaConfig, load_config
 from models.vector import save_vector
 from tb import programs as P
+from tb.bench_rtl import run_programs
 from tb.tests.test_lint import EXTRA_CONFIGS
 from tb.uvm.api import explain, program_jobs, run_jobs
 from tb.uvm.pytest_support import SIMS
@@ -56,11 +57,7 @@ def test_performance_programs_and_counters(tmp_path: Path) -> None:
     counters count what the programs hold. The figures themselves are measured by
     `python -m tb.bench_rtl` and reported in rtl/README.md, not asserted here."""
     cfg = load_config("default")
-    dirs = [save_vector(P.perf_gemm(cfg), tmp_path / "perf_gemm"),
-            save_vector(P.perf_load_store(cfg), tmp_path / "perf_load_store"),
-            save_vector(P.perf_overlap(cfg), tmp_path / "perf_overlap")]
-    res = dict(zip(("perf_gemm", "perf_load_store", "perf_overlap"),
-                   run_jobs("verilator", "default", program_jobs(dirs))))
+    res = run_programs("verilator", "default", tmp_path)
     for name, r in res.items():
         assert r["passed"], f"{name}: {explain(r)}"
     # perf_gemm: a reset over 65 entries, 64x64 loops of two uops, 64x64 loops of one.
