@@ -15,7 +15,7 @@ from typing import Callable
 from models.config import ConfigError, load_config
 from models.dram import DramError
 from models.isa import EncodingError
-from models.vector import VectorError, load_vector
+from models.vector import VectorError, find_vectors, load_vector
 
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
@@ -92,13 +92,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from models.stats import collect, format_stats, missing
-    vectors = []
-    for root in map(Path, args.dirs):
-        dirs = [root] if (root / "manifest.json").exists() else sorted(
-            p.parent for p in root.glob("*/manifest.json"))
-        if not dirs:
-            raise UsageError(f"{root}: neither a vector nor a directory of vectors")
-        vectors += [load_vector(d) for d in dirs]
+    vectors = [load_vector(d) for d in find_vectors(args.dirs)]
     hist = collect(vectors)
     print(format_stats(hist))
     gaps = missing(hist)

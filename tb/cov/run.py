@@ -31,11 +31,11 @@ from pathlib import Path
 
 from models.config import load_config
 from models.gen import GenKnobs, generate
-from models.vector import save_vector
+from models.vector import find_vectors, save_vector
 from tb.cov import closure, data, report, steer, waivers
 from tb.cov.build import ENV_VAR
 from tb.cov.testplan import job_kind
-from tb.runner import ROOT, find_vectors
+from tb.runner import ROOT
 from tb.uvm import run as uvm_run
 from tb.uvm.jobs import Job, draw_random
 

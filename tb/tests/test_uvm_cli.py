@@ -1,4 +1,4 @@
-"""`make regress` machinery (tb/regress): chunks, per-program table and JUnit XML."""
+"""Command lines of the testbench: `make regress` (tb/regress) and `python -m tb.uvm.run` errors."""
 from __future__ import annotations
 
 import subprocess
@@ -25,3 +25,11 @@ def test_regression_reports_every_program(tmp_path: Path) -> None:
     suite = ElementTree.parse(junit).getroot()
     assert suite.get("tests") == "3" and suite.get("failures") == "0"
     assert sorted(c.get("name").split("-")[1] for c in suite.iter("testcase")) == ["s60000", "s60001", "s60002"]
+
+
+def test_runner_rejects_a_bad_vector_path_in_one_line(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "tb.uvm.run", "--sim", "icarus", "--vector",
+                           str(tmp_path / "missing")], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: {tmp_path / 'missing'}: neither a vector (no manifest.json) " \
+                                  f"nor a directory of vectors"

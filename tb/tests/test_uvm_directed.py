@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tb.runner import ROOT, find_vectors
+from models.vector import find_vectors
+from tb.runner import ROOT
 from tb.uvm.api import explain
 from tb.uvm.pytest_support import run, sims
 from tb.uvm.run import vector_jobs

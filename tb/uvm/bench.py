@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from tb.runner import ROOT, find_vectors
+from models.vector import find_vectors
+from tb.runner import ROOT
 from tb.uvm.run import prepare_env, random_jobs, run_all, vector_jobs
 
 

@@ -20,10 +20,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from models.config import VtaConfig, load_config
+from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
-from models.vector import load_vector, save_vector
-from tb.runner import ROOT, find_vectors, sim_env
+from models.vector import VectorError, find_vectors, load_vector, save_vector
+from tb.runner import ROOT, sim_env
 from tb.uvm.build import TIMESCALE, TOPLEVEL, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random
@@ -310,7 +310,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     prepare_env()
     t0 = time.perf_counter()
-    jobs = choose_jobs(args)
+    try:
+        jobs = choose_jobs(args)
+        for config in {cfg for cfg, _ in jobs}:
+            load_config(config)
+    except (ConfigError, VectorError) as exc:  # bad --config or --vector: one line, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     results = run_all(args.sim, jobs, args.jobs, args.waves)
     print(summary_table(results))
     print_failures(results)
