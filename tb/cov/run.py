@@ -1,6 +1,6 @@
 """Driver: the regression with coverage on, steered random programs, then the report.
 
-    python -m tb.cov.run [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage]
+    python -m tb.cov.run [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
 
 1. The fixed suite on Verilator with coverage builds: every directed vector, the
    closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
@@ -15,6 +15,11 @@
 Every simulator process leaves one functional JSON and one Verilator coverage.dat; the
 driver copies the .dat next to the JSON. Exit status is the report's (1 if a target is
 missed) or 1 if a job failed.
+
+``--smoke`` (``make coverage SMOKE=1``) keeps every step but shrinks the fixed suite to
+one directed vector, the closure programs of one placement, the flows and one negative
+test on one configuration: the whole pipeline, report included, in about a minute, for
+the suite's own test of ``make coverage``. Its figures miss the targets by design.
 """
 from __future__ import annotations
 
@@ -48,12 +53,19 @@ HIGH_EVERY = 4
 HIGH_ADDRESSES = {"high_addr_prob": 1.0, "nonzero_bases_prob": 1.0, "unaligned_bases_prob": 0.5}
 
 
-def fixed_jobs(out: Path, seed: int) -> list[tuple[str, Job]]:
-    """Directed vectors, closure programs and flows."""
-    jobs = uvm_run.vector_jobs(find_vectors([ROOT / "vectors"]), None, seed)
-    for config in CLOSURE_CONFIGS:
+#: ``--smoke``: the directed vector, closure placement and negative test it keeps.
+SMOKE_VECTOR, SMOKE_PLACEMENT, SMOKE_FAULT = "gemm_basic", "low", "fault-drop-wlast"
+
+
+def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job]]:
+    """Directed vectors, closure programs and flows (a sample of each with ``smoke``)."""
+    vectors = [ROOT / "vectors" / SMOKE_VECTOR] if smoke else find_vectors([ROOT / "vectors"])
+    jobs = uvm_run.vector_jobs(vectors, None, seed)
+    for config in CLOSURE_CONFIGS[:1] if smoke else CLOSURE_CONFIGS:
         prefix = "closure" if config == FLOW_CONFIG else f"closure-{config}"
         for d in closure.write_programs(load_config(config), out / "programs", prefix):
+            if smoke and not d.name.endswith(f"-{SMOKE_PLACEMENT}"):
+                continue
             jobs.append((config, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
     for test in ("regmap", "reset", "back2back"):
         jobs += uvm_run.special_jobs(test, FLOW_CONFIG, seed, None)
@@ -116,6 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--jobs", type=int, default=2, help="simulator processes in parallel")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
+    p.add_argument("--smoke", action="store_true",
+                   help="a sample of the fixed suite on one configuration (tests of this command)")
     args = p.parse_args(argv)
     if not shutil.which("genhtml"):
         print("error: genhtml not found: install lcov (Debian: apt-get install -y lcov); "
@@ -129,10 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     uvm_run.prepare_env()
     waived = set(waivers.load())
     rng = random.Random(args.seed)
-    results: list[dict] = uvm_run.run_all(SIM, fixed_jobs(args.out, args.seed), args.jobs, False)
+    results: list[dict] = uvm_run.run_all(SIM, fixed_jobs(args.out, args.seed, args.smoke),
+                                          args.jobs, False)
     # Negative tests on their own: a fault may end its simulator process, and Verilator
     # writes coverage.dat only at a normal exit, so no other job shares that process.
-    results += uvm_run.run_all(SIM, uvm_run.negative_jobs(args.seed, SIM), args.jobs, False)
+    negative = uvm_run.negative_jobs(args.seed, SIM)
+    if args.smoke:
+        negative = [(c, j) for c, j in negative if j.name == SMOKE_FAULT]
+    results += uvm_run.run_all(SIM, negative, args.jobs, False)
     collect_dats(data_dir)
     fixed = tests(data_dir)
     history = [point(0, data_dir, fixed)]
@@ -142,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         n = min(args.batch, args.count - done)
         seeds = range(base + done, base + done + n)
         if done == 0:
-            jobs = uvm_run.random_jobs(seeds.start, n, None, None)
+            jobs = uvm_run.random_jobs(seeds.start, n, FLOW_CONFIG if args.smoke else None, None)
         else:
             jobs = steered_jobs(args.out, seeds, targets(data_dir, fixed, waived), rng)
         results += uvm_run.run_all(SIM, jobs, args.jobs, False)

@@ -1,0 +1,124 @@
+"""The documented `make` commands work: every target the READMEs name has a recipe, the knobs
+reject bad values in one line, and lint, vectors and coverage run end to end.
+
+A target whose recipe was lost prints "Nothing to be done" and exits 0, which once shipped
+unnoticed; these tests run the real commands the way a user types them.
+"""
+from __future__ import annotations
+
+import filecmp
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tb.cov.report import TARGETS
+from tb.runner import ROOT
+
+#: keys of build/coverage/summary.json that tb/cov/README.md documents.
+SUMMARY_KEYS = {"functional", "line", "toggle", "branch", "toggle_before_exclusions",
+                "functional_detail", "code_detail", "unhit", "testplan", "history"}
+#: targets for the Makefile's own use, not for users.
+INTERNAL_TARGETS = {"sysdeps"}
+
+
+def make(*args: str, timeout: int = 900) -> subprocess.CompletedProcess[str]:
+    """`make ARGS` at the repository root, as a user would type it (no inherited make state)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    return subprocess.run(["make", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def documented_targets() -> set[str]:
+    """Every `make TARGET` written in a tracked Markdown file."""
+    files = subprocess.run(["git", "ls-files", "*.md"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    found: set[str] = set()
+    for name in files:
+        found |= set(re.findall(r"(?:^|`)make ([a-z][a-z0-9_-]*)", (ROOT / name).read_text(),
+                                re.M))
+    return found
+
+
+def phony_targets() -> set[str]:
+    match = re.search(r"^\.PHONY:(.*)$", (ROOT / "Makefile").read_text(), re.M)
+    assert match, "the Makefile declares its targets .PHONY"
+    return set(match.group(1).split())
+
+
+def test_every_documented_target_has_a_recipe() -> None:
+    targets = documented_targets()
+    assert {"sim", "test", "lint", "vectors", "coverage", "regress", "bench"} <= targets
+    for target in sorted(targets):
+        proc = make("-n", target, timeout=60)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0, f"make -n {target}: {out}"
+        assert "Nothing to be done" not in out and out.strip(), \
+            f"README documents 'make {target}' but the Makefile has no recipe for it: {out}"
+
+
+def test_every_user_target_is_documented() -> None:
+    undocumented = phony_targets() - INTERNAL_TARGETS - documented_targets()
+    assert not undocumented, f"Makefile targets the README never mentions: {sorted(undocumented)}"
+
+
+@pytest.mark.parametrize("knob, value, rule", [
+    ("SEED", "-1", "must be a non-negative integer"),
+    ("SEED", "seven", "must be a non-negative integer"),
+    ("COUNT", "0", "must be a positive integer"),
+    ("COUNT", "-3", "must be a positive integer"),
+    ("JOBS", "0", "must be a positive integer"),
+    ("WAVES", "2", "must be 0 or 1"),
+    ("WAVES", "yes", "must be 0 or 1"),
+    ("SMOKE", "true", "must be 0 or 1"),
+    ("SIM", "modelsim", "must be icarus, verilator or all"),
+    ("TIMEOUT", "5m", "must be a positive number of seconds"),
+])
+def test_bad_knob_is_one_line_naming_it(knob: str, value: str, rule: str) -> None:
+    proc = make("sim", f"{knob}={value}", timeout=60)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{knob}={value}: {rule}" in lines[0], proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_make_lint_runs_every_linter_clean() -> None:
+    proc = make("lint", timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-4000:]
+    assert "verilator --lint-only -Wall" in out
+    assert "iverilog -g2012 -Wall: clean" in out
+    assert "All checks passed!" in out  # ruff
+    assert re.search(r"Success: no issues found in \d+ source files", out)  # mypy
+
+
+def test_make_vectors_reproduces_the_committed_vectors(tmp_path: Path) -> None:
+    proc = make("vectors", f"OUT={tmp_path}", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    committed = ROOT / "vectors"
+    names = sorted(p.parent.name for p in committed.glob("*/manifest.json"))
+    assert sorted(p.parent.name for p in tmp_path.glob("*/manifest.json")) == names
+    assert filecmp.cmp(committed / "README.md", tmp_path / "README.md", shallow=False)
+    for name in names:
+        cmp = filecmp.dircmp(committed / name, tmp_path / name)
+        assert not (cmp.left_only or cmp.right_only), (name, cmp.left_only, cmp.right_only)
+        same, diff, bad = filecmp.cmpfiles(committed / name, tmp_path / name, cmp.common_files,
+                                           shallow=False)
+        assert not diff and not bad, f"vectors/{name}: {diff + bad} differ from `make vectors`"
+
+
+def test_make_coverage_writes_the_report(tmp_path: Path) -> None:
+    out = tmp_path / "coverage"
+    proc = make("coverage", "COUNT=2", "SMOKE=1", f"OUT={out}", timeout=900)
+    text = proc.stdout + proc.stderr
+    assert re.search(r"\[cov\] \d+ jobs, 0 failed", text), text[-4000:]
+    assert (out / "index.html").is_file() and (out / "code" / "code" / "index.html").is_file()
+    summary = json.loads((out / "summary.json").read_text())
+    assert SUMMARY_KEYS <= set(summary), SUMMARY_KEYS - set(summary)
+    for key in ("functional", "line", "toggle", "branch"):
+        assert 0 < summary[key] <= 100, (key, summary[key])
+    met = all(summary[k] >= t for k, t in TARGETS.items())
+    assert proc.returncode == (0 if met else 1), text[-2000:]  # 1: a target missed, said so
