@@ -2,6 +2,8 @@
 // AXI4-Lite control slave and register file (spec section 5).
 //   0x00 CTRL   bit0: write 1 = START; reads 1 while a program runs.
 //               bit1: DONE (read only), set when FINISH completes, cleared by START.
+//               bit2: ERROR (read only), an AXI read or write response was not OKAY
+//               since the last START (AXI_STATUS[31:30] say which).
 //   0x04 CYCLES clock cycles from launch to DONE
 //   0x08 INSN_COUNT, 0x0C INSN_ADDR, 0x10..0x20 UOP/INP/WGT/ACC/OUT_BASE (R/W)
 //   0x24 ...    NSTAT read-only words from stat (counters and status)
@@ -34,6 +36,7 @@ module vta_ctrl #(
     // control
     input  wire              quiescent,
     input  wire              finish,
+    input  wire              bus_error,
     output reg               launch,
     output reg               running,
     output reg               done,
@@ -135,7 +138,7 @@ module vta_ctrl #(
     always @* begin
         rmux = 32'd0;
         case (araddr[15:2])
-            14'd0: rmux = {30'd0, done, running};
+            14'd0: rmux = {29'd0, bus_error, done, running};
             14'd1: rmux = cycles;
             14'd2: rmux = insn_count;
             14'd3: rmux = insn_addr;

@@ -98,7 +98,7 @@ module vta_top #(
 
     // ---------------------------------------------------------------------
     // control registers
-    wire        launch, running, done, quiescent, finish;
+    wire        launch, running, done, quiescent, finish, bus_error;
     wire [31:0] insn_count, insn_addr, uop_base, inp_base, wgt_base, acc_base, out_base;
     wire [NSTAT*32-1:0] stat;
 
@@ -111,7 +111,7 @@ module vta_top #(
         .arvalid(s_axi_control_arvalid), .arready(s_axi_control_arready), .araddr(s_axi_control_araddr),
         .rvalid(s_axi_control_rvalid), .rready(s_axi_control_rready),
         .rdata(s_axi_control_rdata), .rresp(s_axi_control_rresp),
-        .quiescent(quiescent), .finish(finish),
+        .quiescent(quiescent), .finish(finish), .bus_error(bus_error),
         .launch(launch), .running(running), .done(done),
         .insn_count(insn_count), .insn_addr(insn_addr),
         .uop_base(uop_base), .inp_base(inp_base), .wgt_base(wgt_base),
@@ -301,6 +301,7 @@ module vta_top #(
     reg [31:0] i_load, i_comp, i_store;
     reg [31:0] x_gemm, x_alu, x_cload, x_load, x_store;
     reg        err_r, err_b;
+    assign bus_error = err_r | err_b;
     wire c_exec = c_status[14];
 
     wire r_fire = m_axi_gmem_rvalid && m_axi_gmem_rready;

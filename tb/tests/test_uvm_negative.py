@@ -25,6 +25,16 @@ EXPECTED = {
                               "waits for a C2S token", "on insn #2: FINISH",
                               "waits for an S2C token"]),
     "no-compare": ("no-compare", ["compared zero bytes"]),
+    "fault-slverr-read": ("bus-error", ["SLVERR on R at cycle", "read beat 0 at", "issued by insn #",
+                                        "LOAD", "The DUT flagged it: CTRL = 0x", "ERROR)",
+                                        "(bit 31)"]),
+    "fault-decerr-write": ("bus-error", ["DECERR on B at cycle", "the write response of the write "
+                                         "burst", "issued by insn #", "STORE", "(bit 30)"]),
+    "fault-slverr-fetch": ("bus-error", ["SLVERR on R at cycle", "issued by the instruction fetch "
+                                         "of insns #0..#", "(bit 31)"]),
+    "fault-bus-error-random": ("bus-error", ["on ", "issued by", "The DUT flagged it"]),
+    "fault-unrequested-slverr": ("protocol", ["m_axi_gmem R channel", "[unexpected-response]",
+                                              "RRESP = SLVERR where the test injected OKAY"]),
 }
 
 

@@ -11,7 +11,9 @@
                                         v         v                     v
                                    coverage_ap <--+  StrayWriteChecker  (Scoreboard after DONE)
 
-Every checker reports to the shared :class:`~tb.uvm.verdict.Verdict`.
+The sampler also feeds :class:`~tb.uvm.buserr.ResponseChecker` on the memory port (every R
+and B response is the one the test injected). Every checker reports to the shared
+:class:`~tb.uvm.verdict.Verdict`.
 ``coverage_ap`` publishes every AXI burst, every register access and, after DONE,
 every executed instruction (:class:`~tb.uvm.txn.InsnEvent`); a coverage subscriber only
 needs ``env.coverage_ap.connect(subscriber.analysis_export)``.
@@ -22,6 +24,7 @@ from typing import Any
 
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
 
+from tb.uvm.buserr import ResponseChecker
 from tb.uvm.host import HostAgent
 from tb.uvm.memory import MemoryAgent
 from tb.uvm.monitors import AxiLiteMonitor, AxiMonitor
@@ -73,6 +76,8 @@ class VtaEnv(uvm_env):
         for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
             self.sampler.attach(port, AxiProtocolChecker(port, report))
             self.sampler.attach(port, monitor)
+        self.responses = ResponseChecker(self.axi_port, self.memory.answers, report)
+        self.sampler.attach(self.axi_port, self.responses)
 
     def start_of_simulation_phase(self) -> None:
         self.sampler.start()

@@ -16,6 +16,16 @@ class Fault:
     needs_backpressure: bool = False  # only observable while the slave stalls
     four_state: bool = False  # needs X/Z, so a 4-state simulator (Icarus)
     vector: str = "layer_small"  # directed vector the negative test runs (multi-beat stores)
+    #: memory-agent error responses: (where, response). where is "read" (the first data
+    #: LOAD's bytes), "write" (the first STORE's bytes), "fetch" (the first instruction),
+    #: "random" (every read beat and written byte run, at BUS_ERROR_RATE, seeded by the job),
+    #: or "unrequested" (the memory model fails on the first data LOAD's bytes, so
+    #: cocotbext-axi answers SLVERR by itself: an error response the test did not inject)
+    bus_error: tuple[str, str] | None = None
+
+
+#: Error probability per read beat / written byte run of the "random" bus-error fault.
+BUS_ERROR_RATE = 0.02
 
 
 FAULTS: dict[str, Fault] = {
@@ -28,6 +38,11 @@ FAULTS: dict[str, Fault] = {
     "aw-x": Fault(6, "protocol", four_state=True),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
+    "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),
+    "slverr-read": Fault(0, "bus-error", bus_error=("read", "SLVERR")),
+    "decerr-write": Fault(0, "bus-error", bus_error=("write", "DECERR")),
+    "slverr-fetch": Fault(0, "bus-error", bus_error=("fetch", "SLVERR")),
+    "bus-error-random": Fault(0, "bus-error", bus_error=("random", "")),
 }
 
 

@@ -3,16 +3,20 @@
 The slave's ``target`` is :class:`DramTarget`, so the DUT reads and writes the same
 :class:`models.dram.Dram` the scoreboard compares afterwards; the full 4 GiB space is
 available without allocating it. The agent applies a backpressure profile per job and
-can inject one memory-side fault (corrupted read data) for negative tests.
+can inject memory-side faults for negative tests: corrupted read data, and SLVERR/DECERR
+responses (tb/uvm/buserr.py). cocotbext-axi answers OKAY, or SLVERR when the target raises;
+to give any response the agent sets it on each R beat and B response as it is queued, and
+records what the test injected so that the response checker can hold the bus to it.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from cocotbext.axi import AxiBus, AxiSlave
 from pyuvm import uvm_component
 
 from models.dram import Dram
+from tb.uvm.buserr import OKAY, Answers, BusErrorPlan
 from tb.uvm.profiles import pause_generators
 
 
@@ -28,8 +32,19 @@ class DramTarget:
         self.dram = Dram()
         self.corrupt: list[tuple[int, int]] = []
         self.corrupted_at: int | None = None
+        self.errors = BusErrorPlan()
+        self.read_resp = OKAY  # of the beat just read, set on it as it is queued
+        self.write_resp = OKAY  # worst of the burst being written, set on its B response
+        self.fail_reads: list[tuple[int, int]] = []  # [lo, hi): the model itself fails, once
 
     async def read(self, address: int, length: int) -> bytes:
+        for lo, hi in self.fail_reads:
+            if address < hi and lo < address + length:
+                self.fail_reads = []
+                raise RuntimeError(f"memory model failure at {address:#x} (unrequested-slverr fault)")
+        self.read_resp = self.errors.resp("read", address, address + length)
+        if self.read_resp != OKAY:
+            return bytes(length)
         data = bytearray(self.dram.read_bytes(address, length))
         for lo, hi in self.corrupt:
             if address < hi and lo < address + length:
@@ -41,6 +56,10 @@ class DramTarget:
         return bytes(data)
 
     async def write(self, address: int, data: bytes) -> None:
+        resp = self.errors.resp("write", address, address + len(data))
+        if resp != OKAY:
+            self.write_resp = max(self.write_resp, resp)
+            return
         self.dram.write(address, data)
 
 
@@ -60,12 +79,45 @@ class MemoryAgent(uvm_component):
             channel.log.setLevel("WARNING")
         self.slave.write_if.log.setLevel("WARNING")
         self.slave.read_if.log.setLevel("WARNING")
+        self.r_answers, self.b_answers = Answers(), Answers()
+        self._answer(self.slave.read_if.r_channel, "rresp", self._take_read_resp, lambda: self.r_answers)
+        self._answer(self.slave.write_if.b_channel, "bresp", self._take_write_resp, lambda: self.b_answers)
 
-    def load(self, dram: Dram) -> None:
-        """Start a job from a fresh DRAM image (the vector's init images)."""
+    @staticmethod
+    def _answer(channel: Any, name: str, take: Callable[[], int], log: Callable[[], Answers]) -> None:
+        """Set the response of every beat the slave queues on ``channel`` and log it."""
+        send = channel.send
+
+        async def send_with_response(txn: Any) -> None:
+            resp = take()
+            if resp != OKAY:
+                setattr(txn, name, resp)
+            log().add(resp)  # what the test injected (cocotbext may still say SLVERR itself)
+            await send(txn)
+
+        channel.send = send_with_response
+
+    def _take_read_resp(self) -> int:
+        resp, self.target.read_resp = self.target.read_resp, OKAY
+        return resp
+
+    def _take_write_resp(self) -> int:
+        resp, self.target.write_resp = self.target.write_resp, OKAY
+        return resp
+
+    def load(self, dram: Dram, errors: BusErrorPlan | None = None) -> None:
+        """Start a job from a fresh DRAM image (the vector's init images) and error plan."""
         self.target.dram = dram
         self.target.corrupt = []
         self.target.corrupted_at = None
+        self.target.errors = errors or BusErrorPlan()
+        self.target.read_resp = self.target.write_resp = OKAY
+        self.target.fail_reads = []
+        self.r_answers, self.b_answers = Answers(), Answers()
+
+    def answers(self) -> tuple[Answers, Answers]:
+        """The responses the test injected this job on R (per beat) and B (per burst)."""
+        return self.r_answers, self.b_answers
 
     @property
     def dram(self) -> Dram:

@@ -8,8 +8,9 @@ from __future__ import annotations
 # Host registers of spec section 5.
 CTRL, CYCLES, INSN_COUNT, INSN_ADDR = 0x00, 0x04, 0x08, 0x0C
 BASE_REGS = {"uop": 0x10, "inp": 0x14, "wgt": 0x18, "acc": 0x1C, "out": 0x20}
-#: CTRL bits: write START; read RUNNING (START accepted, FINISH not yet done) and DONE.
-START, RUNNING, DONE = 0x1, 0x1, 0x2
+#: CTRL bits: write START; read RUNNING (START accepted, FINISH not yet done), DONE and
+#: ERROR (an AXI response since the launch was not OKAY; rtl/README.md).
+START, RUNNING, DONE, ERROR = 0x1, 0x1, 0x2, 0x4
 
 # Read-only statistics and status words of this RTL (rtl/README.md, 0x24 on).
 DISPATCHED = 0x54

@@ -21,12 +21,14 @@ from models.checker import CheckReport, check_vector
 from models.executor import ExecResult, ProgramError, fetch_program, run_vector, written_images
 from models.isa import MemType, Opcode, module_of
 from models.vector import Image, Vector
+from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
 from tb.uvm.env import VtaEnv
+from tb.uvm.faults import BUS_ERROR_RATE
 from tb.uvm.faults import fault as fault_of
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
 from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.regs import COUNTERS, CTRL, CYCLES, DONE
+from tb.uvm.regs import AXI_STATUS, COUNTERS, CTRL, CYCLES, DONE, ERROR, RUNNING
 from tb.uvm.status import diagnose
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
@@ -63,7 +65,7 @@ class Prepared:
 
 
 class PollDoneSeq(RegSeq):
-    """Poll CTRL every POLL_GAP cycles until DONE or until ``stop()`` says to give up."""
+    """Poll CTRL every POLL_GAP cycles until DONE or ERROR, or until ``stop()`` says to give up."""
 
     def __init__(self, name: str, clock: Any, stop: Callable[[], bool]) -> None:
         super().__init__(name)
@@ -74,7 +76,7 @@ class PollDoneSeq(RegSeq):
     async def body(self) -> None:
         while not self.stop():
             value = (await self.read(CTRL)).data
-            if value & DONE:
+            if value & (DONE | ERROR):
                 self.ctrl = value
                 return
             await ClockCycles(self.clock, POLL_GAP)
@@ -116,16 +118,40 @@ class RunProgramVseq(uvm_sequence):
         bound = cycle_bound(cfg, insns, SLOWDOWN[self.job.profile])
         return Prepared(v, insns, expect, result, check, bound)
 
+    def data_reads(self, p: Prepared) -> list[tuple[int, int]]:
+        """[lo, hi) of every byte a LOAD of INP/WGT/ACC/ACC_8BIT reads (no instructions or uops,
+        whose corruption could hang the program instead of changing its data)."""
+        return [(a, a + n) for i, fp in enumerate(p.check.footprints)
+                if p.check.insns[i] and p.check.insns[i]["opcode"] == Opcode.LOAD
+                and p.check.insns[i]["memory_type"] in DATA_TYPES for a, n in fp.dram_reads]
+
+    def bus_errors(self, p: Prepared) -> BusErrorPlan:
+        """The error responses the job's fault asks the memory to give (tb/uvm/faults.py)."""
+        spec = fault_of(self.job.fault).bus_error
+        if spec is None or spec[0] == "unrequested":
+            return BusErrorPlan()
+        where, resp = spec
+        if where == "random":
+            return BusErrorPlan(rate=BUS_ERROR_RATE, seed=self.job.seed)
+        if where == "fetch":
+            lo, hi = p.vector.insn_addr, p.vector.insn_addr + 16
+        elif where == "read":
+            lo, hi = self.data_reads(p)[0]
+        else:
+            lo, n, _ = p.check.dram_write_ranges()[0]
+            hi = lo + n
+        kind = "write" if where == "write" else "read"
+        return BusErrorPlan([ErrorRange(kind, lo, hi, ERROR_RESPS[resp])], seed=self.job.seed)
+
     def load(self, p: Prepared) -> None:
         """Fresh DRAM, STORE footprints for the stray-write checker, profile and faults."""
         mem = self.env.memory
-        mem.load(p.vector.dram())
+        mem.load(p.vector.dram(), self.bus_errors(p))
         mem.set_profile(self.job.profile, self.job.seed)
-        if self.job.fault == "corrupt-read":  # data loads only: a corrupt insn could hang
-            mem.target.corrupt = [(a, a + n) for i, fp in enumerate(p.check.footprints)
-                                  if p.check.insns[i] and p.check.insns[i]["opcode"] == Opcode.LOAD
-                                  and p.check.insns[i]["memory_type"] in DATA_TYPES
-                                  for a, n in fp.dram_reads]
+        if self.job.fault == "corrupt-read":
+            mem.target.corrupt = self.data_reads(p)
+        if self.job.fault == "unrequested-slverr":
+            mem.target.fail_reads = self.data_reads(p)[:1]
         cfg = p.vector.config
         self.env.stray.allowed = AllowedWrites(
             p.check.dram_write_ranges(),
@@ -161,6 +187,10 @@ class RunProgramVseq(uvm_sequence):
 
     async def watchdog_fired(self, p: Prepared, launched: int) -> None:
         text, hung = await diagnose(self.env, p.vector.config, p.insns)
+        events = self.env.responses.events
+        if events:
+            text += (f"\n  errors  : {len(events)} error response(s) reached the DUT, first "
+                     f"{events[0].describe()}, issued by {self.issuer(p, events[0])}")
         self.verdict.fail("watchdog", f"no DONE within {p.bound} cycles of launch (bound from "
                           f"{len(p.insns)} instructions, profile {self.job.profile}); "
                           f"state at cycle {self.env.sampler.cycle}:\n{text}")
@@ -178,6 +208,12 @@ class RunProgramVseq(uvm_sequence):
         cycles = regs.values[CYCLES][0]
         self.info["cycles"] = cycles
         self.info["counters"] = {name: regs.values[off][0] for name, off in COUNTERS.items()}
+        if self.env.responses.events:
+            self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE without ERROR (bit 2), "
+                              f"but the memory answered "
+                              f"{self.env.responses.events[0].describe()} (rtl/README.md: "
+                              f"any error response sets CTRL.ERROR until the next launch)")
+            return
         if ctrl != DONE:
             self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE, spec section 5 says 0x2")
         if not 0 < cycles <= self.info["done_cycles"]:
@@ -195,6 +231,51 @@ class RunProgramVseq(uvm_sequence):
                 self.env.coverage_ap.write(InsnEvent(n, module_of(insn), insn,
                                                      disasm_insn(cfg, insn), self.cfg_name))
 
+    def issuer(self, p: Prepared, event: BusErrorEvent) -> str:
+        """The instruction(s) whose bus access got the error response, from the footprints."""
+        v, cfg = p.vector, p.vector.config
+        lo = event.addr
+        hi = lo + (event.beats * self.env.axi_port.data_bytes if event.channel == "B"
+                   else self.env.axi_port.data_bytes - lo % self.env.axi_port.data_bytes)
+        if event.channel == "R" and lo < v.insn_addr + 16 * v.insn_count and v.insn_addr < hi:
+            first = max(0, (lo - v.insn_addr) // 16)
+            last = min(v.insn_count - 1, (hi - 1 - v.insn_addr) // 16)
+            return f"the instruction fetch of insns #{first}..#{last}"
+        names = []
+        for i, fp in enumerate(p.check.footprints):
+            ranges = fp.dram_writes if event.channel == "B" else fp.dram_reads
+            if p.check.insns[i] and any(a < hi and lo < a + n for a, n in ranges):
+                names.append(f"#{i} {disasm_insn(cfg, p.check.insns[i])}")
+        if not names:
+            return "no instruction of the program (the access lies outside every footprint)"
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        return "insn " + "; ".join(names[:3]) + more
+
+    async def bus_error(self, p: Prepared, ctrl: int) -> None:
+        """CTRL.ERROR is set: report the first error response, its burst and instruction."""
+        regs = ReadRegsSeq("axi_status", [AXI_STATUS])
+        await regs.start(self.env.host.seqr)
+        status = regs.values[AXI_STATUS][0]
+        events = self.env.responses.events
+        if not events:
+            self.verdict.fail("register", f"CTRL reads {ctrl:#x}: ERROR is set, but no error response "
+                              f"was seen on the memory port (AXI_STATUS = {status:#010x})")
+            return
+        first = events[0]
+        flag_bit = 31 if first.channel == "R" else 30
+        if not status >> flag_bit & 1:
+            self.verdict.fail("register", f"CTRL.ERROR is set after {first.describe()}, but "
+                              f"AXI_STATUS = {status:#010x} lacks bit {flag_bit} (rtl/README.md)")
+            return
+        outcome = "it had completed (DONE)" if ctrl & DONE else "it had not completed"
+        bits = "|".join(n for n, b in (("RUNNING", RUNNING), ("DONE", DONE), ("ERROR", ERROR))
+                        if ctrl & b)
+        self.verdict.fail("bus-error", f"{first.describe()}, issued by {self.issuer(p, first)}; "
+                          f"{len(events)} error response(s) in all. The DUT flagged it: CTRL = "
+                          f"{ctrl:#x} ({bits}), AXI_STATUS = {status:#010x} (bit {flag_bit}); "
+                          f"{outcome} when the host saw ERROR. Results are not compared after a "
+                          f"bus error.")
+
     # --- the flow -----------------------------------------------------------------------
     async def body(self) -> None:
         p = self.prepare()
@@ -205,7 +286,11 @@ class RunProgramVseq(uvm_sequence):
         self.load(p)
         launched = await self.program_and_launch()
         ctrl = await self.wait_done(p, launched)
-        if ctrl is not None and not self.verdict.failures:
+        if ctrl is None or self.verdict.failures:
+            return
+        if ctrl & ERROR:
+            await self.bus_error(p, ctrl)
+        else:
             await self.check(p, ctrl)
 
 
