@@ -11,6 +11,7 @@
 //                                          (protocol: response without request)
 //   5 move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
 //   6 drive AWADDR to X while AWVALID      (protocol: X on a valid channel; 4-state sims)
+//   7 never let a read address through     (watchdog: the read path deadlocks, no progress)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -133,6 +134,7 @@ module vta_axi_fault #(
     wire f_bresp = tb_fault == 4'd4;
     wire f_4k    = tb_fault == 4'd5;
     wire f_xaddr = tb_fault == 4'd6;
+    wire f_arstuck = tb_fault == 4'd7;
 
     wire [ADDR_W-1:0] aw_near_4k = {dm_awaddr[ADDR_W-1:12], 12'hFF8};
     wire [ADDR_W-1:0] aw_faulty  = f_flip ? (dm_awaddr ^ FLIP) : f_4k ? aw_near_4k : dm_awaddr;
@@ -159,8 +161,8 @@ module vta_axi_fault #(
     assign m_axi_gmem_arlen   = dm_arlen;
     assign m_axi_gmem_arsize  = dm_arsize;
     assign m_axi_gmem_arburst = dm_arburst;
-    assign m_axi_gmem_arvalid = dm_arvalid;
-    assign dm_arready         = m_axi_gmem_arready;
+    assign m_axi_gmem_arvalid = dm_arvalid & ~f_arstuck;
+    assign dm_arready         = m_axi_gmem_arready & ~f_arstuck;
     assign dm_rid             = m_axi_gmem_rid;
     assign dm_rdata           = m_axi_gmem_rdata;
     assign dm_rresp           = m_axi_gmem_rresp;

@@ -36,6 +36,8 @@ FAULTS: dict[str, Fault] = {
     "lite-spurious-b": Fault(4, "protocol"),
     "aw-4k": Fault(5, "protocol"),
     "aw-x": Fault(6, "protocol", four_state=True),
+    # every program deadlocks on its first read: the stall window, not the bound, must end it
+    "ar-stuck": Fault(7, "watchdog"),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),

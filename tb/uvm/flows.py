@@ -219,25 +219,30 @@ class ResetMidVseq(uvm_sequence):
     correct reset clears all of it, so the final run must match the model exactly.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str,
+                 sim: str = "", timeout: float | None = None) -> None:
         super().__init__(name)
         self.env, self.job, self.vector, self.cfg_name = env, job, vector, cfg_name
+        self.run_args: dict[str, Any] = {"sim": sim, "timeout": timeout}
         self.info: dict = {}
 
     async def body(self) -> None:
-        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.cfg_name)
+        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.cfg_name,
+                                       **self.run_args)
         await first.start()
         if self.env.verdict.failures:
             self.info = first.info
             return
         half = max(1, first.info["done_cycles"] // 2)
         await reset_dut(self.env.dut)
-        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.cfg_name)
+        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.cfg_name,
+                                       **self.run_args)
         p = interrupted.prepare()
         interrupted.load(p)
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)
-        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.cfg_name)
+        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.cfg_name,
+                                       **self.run_args)
         await rerun.start()
         self.info = {**rerun.info, "reset_after": half}

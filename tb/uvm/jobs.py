@@ -65,6 +65,7 @@ class Plan:
     results: str
     failures_dir: str
     repro: dict[str, str] = field(default_factory=dict)  # job name -> command line
+    timeout: float | None = None  # wall seconds each program job may run (None: no limit)
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self), indent=1))

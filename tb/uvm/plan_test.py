@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
+import signal
 import time
 import traceback
 from pathlib import Path
@@ -30,6 +32,7 @@ from tb.uvm.flows import RegMapVseq, ResetMidVseq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.verdict import Verdict
 from tb.uvm.vseq import HostHung, RunProgramVseq, failure_dir, reset_dut
+from tb.uvm.watchdog import backstop
 
 
 class PlanTest(uvm_test):
@@ -63,9 +66,11 @@ class PlanTest(uvm_test):
             if job.mode == "regmap":
                 vseq: Any = RegMapVseq("regmap", self.env, load_config(self.plan.config))
             elif job.mode == "reset-mid":
-                vseq = ResetMidVseq("reset_mid", self.env, job, vector, self.plan.config)
+                vseq = ResetMidVseq("reset_mid", self.env, job, vector, self.plan.config,
+                                    self.plan.sim, self.plan.timeout)
             else:
-                vseq = RunProgramVseq("program", self.env, job, vector, self.plan.config)
+                vseq = RunProgramVseq("program", self.env, job, vector, self.plan.config,
+                                      self.plan.sim, self.plan.timeout)
             await vseq.start()
             info = vseq.info
         except HostHung:
@@ -99,6 +104,8 @@ class PlanTest(uvm_test):
         verdict = self.env.verdict
         bad = []
         for job in self.plan.jobs:
+            if self.plan.timeout:  # the kernel ends the process if Python never regains control
+                signal.alarm(math.ceil(backstop(self.plan.timeout)))
             verdict.start(job.name)
             self.env.dut.tb_fault.value = 0
             t0, c0 = time.perf_counter(), self.env.sampler.cycle
@@ -113,6 +120,7 @@ class PlanTest(uvm_test):
                            sim_cycles=self.env.sampler.cycle - c0, saved=saved, **info)
             if not passed:
                 bad.append(job.name)
+        signal.alarm(0)
         self.failed_jobs = bad
         self.drop_objection()
 

@@ -33,3 +33,7 @@ COUNTERS = {
 }
 #: First offset past the counters and status words: everything from here on is unmapped.
 FIRST_UNMAPPED = 0xA4
+#: Counters that move whenever the DUT makes progress (the watchdog's stall window):
+#: instructions dispatched and completed, micro-ops executed, bytes read and written.
+PROGRESS = tuple(COUNTERS[n] for n in ("DISPATCHED", "LOAD_INSNS", "COMPUTE_INSNS", "STORE_INSNS",
+                                      "GEMM_UOPS", "ALU_UOPS", "RD_BYTES", "WR_BYTES"))

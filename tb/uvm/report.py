@@ -10,7 +10,13 @@ def _row(r: dict) -> tuple[str, ...]:
     spec = r["job_spec"]
     cfg = r["config"] if len(r["config"]) < 20 else "…" + r["config"][-18:]
     kind = r["failures"][0]["kind"] if r["failures"] else ""
-    result = ("PASS" if r["passed"] else "FAIL") + (f" ({kind})" if kind else "")
+    if r["passed"] and spec.get("deadlock"):
+        result = f"PASS (expected deadlock, {kind} fired)"
+    elif r["passed"] and kind:
+        result = f"PASS (expected {kind}: fault {spec.get('fault')})" if spec.get("fault", "none") != "none" \
+            else f"PASS (expected {kind})"
+    else:
+        result = ("PASS" if r["passed"] else "FAIL") + (f" ({kind})" if kind else "")
     return (r["sim"], r["job"], cfg, spec["profile"], str(spec["seed"]), result,
             str(r.get("cycles", "")), str(r.get("sim_cycles", "")), f"{r.get('wall', 0):.2f}")
 

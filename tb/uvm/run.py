@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from models.argtypes import OneLineParser, nonneg_int, positive_float, positive_int
 from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.vector import VectorError, find_vectors, load_vector, save_vector
@@ -28,9 +30,11 @@ from tb.uvm.build import TIMESCALE, TOPLEVEL, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random
 from tb.uvm.profiles import PROFILES
+from tb.uvm.progress import Progress
 from tb.uvm.programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.report import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
+from tb.uvm.watchdog import backstop
 
 SHIPPED = ("default", "small", "batch2")
 TESTS = ("all", "directed", "random", "regmap", "reset", "back2back", "negative")
@@ -149,7 +153,8 @@ def repro_command(sim: str, config: str, job: Job) -> str:
     return f"python -m tb.uvm.run --sim {sim} --vector {failure_dir(FAILURES, sim, job).relative_to(ROOT)}"
 
 
-def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool) -> list[dict]:
+def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
+             timeout: float | None = None, progress: Progress | None = None) -> list[dict]:
     """Run jobs in one simulator process, restarting after a crash; one result per job."""
     from cocotb_tools.runner import get_runner
 
@@ -164,11 +169,14 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool) -> l
         records = tdir / "results.jsonl"
         records.unlink(missing_ok=True)
         plan = Plan(sim, config, remaining, str(records), str(FAILURES),
-                    {j.name: repro_command(sim, config, j) for j in remaining})
+                    {j.name: repro_command(sim, config, j) for j in remaining}, timeout)
         plan_path = tdir / "plan.json"
         plan.save(plan_path)
         log = tdir / "sim.log"
         t0 = time.perf_counter()
+        if progress:
+            progress.watch(f"{sim} {Path(config).stem}", records, len(remaining))
+        reason = ""
         try:
             get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVEL,
                                  hdl_toplevel_lang="verilog",
@@ -177,9 +185,15 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool) -> l
                                  timescale=TIMESCALE, results_xml=str(tdir / "results.xml"),
                                  log_file=str(log))
         except (SystemExit, RuntimeError) as exc:
+            if f"code: -{signal.SIGALRM}" in str(exc):
+                reason = (f"killed after {backstop(timeout):.0f} s without returning to Python "
+                          f"(the --timeout backstop); ")
             print(f"note: {sim} process ended with {exc}; see {log}", file=sys.stderr)
+        finally:
+            if progress:
+                progress.forget(records)
         done, crashed = parse_records(records, remaining, log, time.perf_counter() - t0, sim,
-                                      config)
+                                      config, reason)
         results += done
         finished = {r["job"] for r in done}
         remaining = [j for j in remaining if j.name not in finished]
@@ -199,7 +213,7 @@ def missing(job: Job, log: Path) -> dict:
 
 
 def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
-                  config: str) -> tuple[list[dict], str | None]:
+                  config: str, reason: str = "") -> tuple[list[dict], str | None]:
     """End records of finished jobs, plus a failure record for the job the sim died in."""
     by_name = {j.name: j for j in jobs}
     ends: list[dict] = []
@@ -218,7 +232,7 @@ def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
     if current is not None:
         job = by_name[current]
         failures.append({"kind": "error", "cycle": 0,
-                         "message": f"the simulator stopped during this job; see {log}"})
+                         "message": f"the simulator stopped during this job: {reason}see {log}"})
         ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
                      "wall": round(wall, 3), "job_spec": job.__dict__,
                      "saved": save_crashed(sim, config, job, failures)})
@@ -257,7 +271,10 @@ def split(jobs: list[Job], parts: int) -> list[list[Job]]:
     return out
 
 
-def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool) -> list[dict]:
+def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
+            timeout: float | None = None) -> list[dict]:
+    """Every job, grouped by configuration, ``parallel`` simulator processes at a time;
+    progress lines while it runs (tb/uvm/progress.py)."""
     groups: dict[str, list[Job]] = {}
     for cfg, job in jobs:
         groups.setdefault(cfg, []).append(job)
@@ -265,8 +282,9 @@ def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool) -
         build(sim, load_config(cfg), waves)
     tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
              for cfg, group in groups.items() for n, part in enumerate(split(group, parallel))]
-    with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves) for cfg, part, tag in tasks]
+    with Progress() as progress, ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves, timeout, progress)
+                   for cfg, part, tag in tasks]
         return [r for f in futures for r in f.result()]
 
 
@@ -285,18 +303,20 @@ def print_failures(results: list[dict]) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
     p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
     p.add_argument("--vector", nargs="+", help="vector directories (or directories holding them)")
     p.add_argument("--test", choices=TESTS)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--count", type=int)
+    p.add_argument("--seed", type=nonneg_int, default=1)
+    p.add_argument("--count", type=positive_int)
     p.add_argument("--profile", choices=PROFILES, default=os.environ.get("PROFILE") or None)
     p.add_argument("--fault", choices=list(FAULTS), help="inject a fault into every job")
     p.add_argument("--waves", action="store_true", default=os.environ.get("WAVES") == "1",
                    help="dump waveforms (Icarus: FST, Verilator: VCD) next to sim.log")
-    p.add_argument("--jobs", type=int, default=1, help="simulator processes in parallel")
+    p.add_argument("--jobs", type=positive_int, default=1, help="simulator processes in parallel")
+    p.add_argument("--timeout", type=positive_float, default=None,
+                   help="wall-time limit of each job, seconds (ends it with the watchdog's diagnosis)")
     p.add_argument("--junit", help="write JUnit XML here")
     return p.parse_args(argv)
 
@@ -317,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, VectorError) as exc:  # bad --config or --vector: one line, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    results = run_all(args.sim, jobs, args.jobs, args.waves)
+    results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout)
     print(summary_table(results))
     print_failures(results)
     if args.junit:

@@ -7,6 +7,7 @@ models sample them. Payload is only read while valid is high.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -110,6 +111,7 @@ class EdgeSampler:
         self.reset_n = reset_n
         self.verdict = verdict
         self.cycle = 0
+        self.started = time.perf_counter()
         self.ports: list[tuple[Port, list[Listener]]] = []
         self._task: cocotb.task.Task | None = None
 
@@ -122,6 +124,7 @@ class EdgeSampler:
 
     def start(self) -> None:
         if self._task is None:
+            self.started = time.perf_counter()  # wall time of cycle 0, for speed estimates
             self._task = cocotb.start_soon(self._run())
 
     async def _run(self) -> None:

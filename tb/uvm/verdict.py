@@ -70,6 +70,15 @@ class Verdict:
         self.write({"event": "end", "job": self.job, "ok": self.ok,
                     "failures": [asdict(f) for f in self.failures], **info})
 
+    def progress(self, **info: Any) -> None:
+        """A progress record of the running job (tb/uvm/progress.py prints them)."""
+        self.write({"event": "progress", "job": self.job, **info})
+
+    def note(self, message: str) -> None:
+        """Something the user should know before a job runs (printed at once by the runner)."""
+        self.log.warning("%s", message)
+        self.write({"event": "note", "job": self.job, "message": message})
+
     def write(self, record: dict[str, Any]) -> None:
         if self.results is None:
             return

@@ -8,6 +8,7 @@ on the host agent's sequencer and read everything else from the environment.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -28,15 +29,21 @@ from tb.uvm.faults import fault as fault_of
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
 from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.regs import AXI_STATUS, COUNTERS, CTRL, CYCLES, DONE, ERROR, RUNNING
+from tb.uvm.regs import AXI_STATUS, COUNTERS, CTRL, CYCLES, DONE, ERROR, PROGRESS, RUNNING
 from tb.uvm.status import diagnose
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
-from tb.uvm.watchdog import cycle_bound
+from tb.uvm.watchdog import cycle_bound, stall_window
 
 DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
 POLL_GAP = 16  # cycles between CTRL polls: DONE is seen at most this late
+PROGRESS_GAP = 1024  # cycles between reads of the progress counters (stall window >= 4096)
+REPORT_EVERY = 2.0  # seconds of wall time between progress records of a running job
 HOST_GRACE = 4000  # cycles a register access may take before the control port counts as hung
+#: Simulated cycles per second assumed for the "this will take days" note until the process
+#: has measured its own speed (README figures of this testbench).
+ASSUMED_SPEED = {"icarus": 2000, "verilator": 5000}
+LONG_RUN = 3600.0  # seconds: a job expected to run longer than this says so before it starts
 
 
 class HostHung(RuntimeError):
@@ -60,37 +67,80 @@ class Prepared:
     expect: list[Image]
     result: ExecResult | None
     check: CheckReport
-    bound: int
+    bound: int  # cycles from launch to DONE (tb/uvm/watchdog.py)
+    stall: int  # cycles without progress after which the DUT has stopped
     info: dict = field(default_factory=dict)
 
 
-class PollDoneSeq(RegSeq):
-    """Poll CTRL every POLL_GAP cycles until DONE or ERROR, or until ``stop()`` says to give up."""
+@dataclass
+class Limits:
+    """What a running program is held to (tb/uvm/watchdog.py): cycles since launch, cycles
+    without progress, and wall-clock seconds (``--timeout``; None: no wall limit)."""
 
-    def __init__(self, name: str, clock: Any, stop: Callable[[], bool]) -> None:
+    bound: int
+    stall: int
+    wall: float | None = None
+
+
+class WatchDoneSeq(RegSeq):
+    """Poll CTRL every POLL_GAP cycles until DONE or ERROR, holding the DUT to its limits.
+
+    Every PROGRESS_GAP cycles it also reads the progress counters (regs.PROGRESS): if none
+    moved for ``limits.stall`` cycles the DUT has stopped. ``outcome`` says how it ended:
+    "done" (``ctrl`` holds CTRL), "bound", "stalled" or "timeout"; "" if ``stop()`` ended it.
+    ``report(cycles, values)`` is called at most every REPORT_EVERY seconds of wall time.
+    """
+
+    def __init__(self, name: str, clock: Any, now: Callable[[], int], limits: Limits,
+                 stop: Callable[[], bool], report: Callable[[int, tuple[int, ...]], None]) -> None:
         super().__init__(name)
-        self.clock = clock
-        self.stop = stop
+        self.clock, self.now, self.limits, self.stop, self.report = clock, now, limits, stop, report
         self.ctrl: int | None = None
+        self.outcome = ""
+        self.last_change = 0  # cycle (since launch) the progress counters last moved
 
     async def body(self) -> None:
+        launched, t0 = self.now(), time.perf_counter()
+        values: tuple[int, ...] = ()
+        next_check, next_report = PROGRESS_GAP, t0 + REPORT_EVERY
         while not self.stop():
             value = (await self.read(CTRL)).data
             if value & (DONE | ERROR):
-                self.ctrl = value
+                self.ctrl, self.outcome = value, "done"
                 return
+            cycles = self.now() - launched
+            if cycles > self.limits.bound:
+                self.outcome = "bound"
+                return
+            if self.limits.wall is not None and time.perf_counter() - t0 > self.limits.wall:
+                self.outcome = "timeout"
+                return
+            if cycles >= next_check:
+                now_values = tuple([(await self.read(off)).data for off in PROGRESS])
+                if now_values != values:
+                    values, self.last_change = now_values, cycles
+                elif cycles - self.last_change > self.limits.stall:
+                    self.outcome = "stalled"
+                    return
+                next_check = cycles + PROGRESS_GAP
+                if time.perf_counter() >= next_report:
+                    self.report(cycles, values)
+                    next_report = time.perf_counter() + REPORT_EVERY
             await ClockCycles(self.clock, POLL_GAP)
 
 
 class RunProgramVseq(uvm_sequence):
     """Load, program, launch, wait for DONE (watchdog), check: one program job."""
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str,
+                 sim: str = "", timeout: float | None = None) -> None:
         super().__init__(name)
         self.env = env
         self.job = job
         self.vector = vector
         self.cfg_name = cfg_name
+        self.sim = sim
+        self.timeout = timeout  # wall seconds the job may take (None: no limit)
         self.verdict = env.verdict
         self.dut = env.dut
         self.info: dict[str, Any] = {}
@@ -115,8 +165,23 @@ class RunProgramVseq(uvm_sequence):
             insns = fetch_program(cfg, v.dram(), v.insn_addr, v.insn_count)
         except ProgramError:
             insns = [i for i in check.insns if i is not None]
-        bound = cycle_bound(cfg, insns, SLOWDOWN[self.job.profile])
-        return Prepared(v, insns, expect, result, check, bound)
+        slowdown = SLOWDOWN[self.job.profile]
+        bound = cycle_bound(cfg, insns, slowdown)
+        self.note_long_run(bound)
+        return Prepared(v, insns, expect, result, check, bound, stall_window(insns, slowdown))
+
+    def note_long_run(self, bound: int) -> None:
+        """Say before it starts if the program may take longer than LONG_RUN to simulate."""
+        elapsed = time.perf_counter() - self.env.sampler.started
+        measured = self.env.sampler.cycle / elapsed if self.env.sampler.cycle > 100_000 else 0
+        speed = measured or ASSUMED_SPEED.get(self.sim, 2000)
+        estimate = bound / speed
+        if estimate > LONG_RUN:
+            when = f"{estimate / 86400:.1f} days" if estimate > 86400 else f"{estimate / 3600:.1f} hours"
+            cap = (f"--timeout {self.timeout:g} s caps it" if self.timeout
+                   else "set TIMEOUT= (seconds) to cap it")
+            self.verdict.note(f"{self.job.name}: the program's bound is {bound:,} cycles, up to "
+                              f"{when} at ~{speed:,.0f} cycles/s; {cap}")
 
     def data_reads(self, p: Prepared) -> list[tuple[int, int]]:
         """[lo, hi) of every byte a LOAD of INP/WGT/ACC/ACC_8BIT reads (no instructions or uops,
@@ -165,13 +230,32 @@ class RunProgramVseq(uvm_sequence):
         return self.env.sampler.cycle
 
     async def wait_done(self, p: Prepared, launched: int) -> int | None:
-        """CTRL value once DONE is seen, or None after a failure (watchdog included)."""
+        """CTRL value once DONE or ERROR is seen, or None after a failure (watchdog included).
+
+        The guard of bound + HOST_GRACE cycles only matters if the control port itself
+        stops answering; every other limit is the poll sequence's (WatchDoneSeq).
+        """
         stop = {"now": False}
-        poll = PollDoneSeq("poll", self.dut.ap_clk, lambda: stop["now"])
+        limits = Limits(p.bound, p.stall, self.timeout)
+        total = len(p.insns)
+
+        def report(cycles: int, values: tuple[int, ...]) -> None:
+            wall = time.perf_counter() - t0
+            completed = sum(values[1:4])
+            eta = wall * (total - completed) / completed if completed else None
+            self.verdict.progress(cycles=cycles, dispatched=values[0], completed=completed,
+                                  insns=total, wall=round(wall, 1),
+                                  rate=round(cycles / wall) if wall else 0,
+                                  eta=round(eta) if eta is not None else None)
+
+        t0 = time.perf_counter()
+        poll = WatchDoneSeq("poll", self.dut.ap_clk, lambda: self.env.sampler.cycle, limits,
+                            lambda: stop["now"], report)
         task = cocotb.start_soon(poll.start(self.env.host.seqr))
         failed = self.verdict.failed
-        await First(task.complete, failed.wait(), ClockCycles(self.dut.ap_clk, p.bound))
-        if task.done() and poll.ctrl is not None and not failed.is_set():
+        await First(task.complete, failed.wait(),
+                    ClockCycles(self.dut.ap_clk, p.bound + HOST_GRACE))
+        if task.done() and poll.outcome == "done" and not failed.is_set():
             self.info["done_cycles"] = self.env.sampler.cycle - launched
             return poll.ctrl
         stop["now"] = True
@@ -182,18 +266,29 @@ class RunProgramVseq(uvm_sequence):
                               f"no response within {HOST_GRACE} cycles")
             raise HostHung("control port hung")
         if not failed.is_set():
-            await self.watchdog_fired(p, launched)
+            await self.watchdog_fired(p, launched, poll)
         return None
 
-    async def watchdog_fired(self, p: Prepared, launched: int) -> None:
+    async def watchdog_fired(self, p: Prepared, launched: int, poll: WatchDoneSeq) -> None:
+        """The per-module diagnosis, headed by which limit the DUT broke."""
         text, hung = await diagnose(self.env, p.vector.config, p.insns)
         events = self.env.responses.events
         if events:
             text += (f"\n  errors  : {len(events)} error response(s) reached the DUT, first "
                      f"{events[0].describe()}, issued by {self.issuer(p, events[0])}")
-        self.verdict.fail("watchdog", f"no DONE within {p.bound} cycles of launch (bound from "
-                          f"{len(p.insns)} instructions, profile {self.job.profile}); "
-                          f"state at cycle {self.env.sampler.cycle}:\n{text}")
+        cycles = self.env.sampler.cycle - launched
+        if poll.outcome == "timeout":
+            why = (f"no DONE within the wall-time limit of {self.timeout:g} s (--timeout): "
+                   f"{cycles} cycles simulated, bound {p.bound}")
+        elif poll.outcome == "stalled":
+            why = (f"no DONE and no progress for {p.stall} cycles: nothing dispatched or "
+                   f"completed, no micro-op, no byte read or written since cycle "
+                   f"{poll.last_change} after launch (stall window from the program, "
+                   f"profile {self.job.profile})")
+        else:
+            why = (f"no DONE within {p.bound} cycles of launch (bound from {len(p.insns)} "
+                   f"instructions, profile {self.job.profile})")
+        self.verdict.fail("watchdog", f"{why}; state at cycle {self.env.sampler.cycle}:\n{text}")
         if hung:
             raise HostHung("control port hung while reading status registers")
 
@@ -283,6 +378,7 @@ class RunProgramVseq(uvm_sequence):
             return
         self.info["insns"] = len(p.insns)
         self.info["bound"] = p.bound
+        self.info["stall"] = p.stall
         self.load(p)
         launched = await self.program_and_launch()
         ctrl = await self.wait_done(p, launched)

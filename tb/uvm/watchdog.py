@@ -1,12 +1,19 @@
-"""Watchdog: a cycle bound derived from the program, and a diagnosis when it is exceeded.
+"""Watchdog: the limits a running program is held to, derived from the program.
 
-The bound is a generous over-estimate of the work the program asks for (instructions
-fetched, micro-op loop iterations, bytes moved over the bus, per-row burst overheads)
-times the backpressure profile's worst-case slowdown, times a margin. It never needs
-tuning per test, yet a deadlocked DUT is caught in seconds rather than at a global
-simulation timeout. When it fires, the failure message says, per module, which
-instruction it is on (disassembled) and what it waits for, from the RTL's status
-registers (rtl/README.md) decoded by :mod:`tb.uvm.status`.
+* The **cycle bound** is a generous over-estimate of the work the program asks for
+  (instructions fetched, micro-op loop iterations, bytes moved over the bus, per-row burst
+  overheads) times the backpressure profile's worst-case slowdown, times a margin: a DUT
+  that is slow but moving still fails once it is exceeded.
+* The **stall window** catches a DUT that stopped: no instruction dispatched or completed,
+  no micro-op executed and no byte read or written for that many cycles. It is a few
+  thousand cycles, widened only by the longest stretch a legal instruction of this program
+  can run without moving any of those counters (pad rows of a LOAD, loops over an empty
+  micro-op range), times the profile's slowdown. A deadlocked DUT therefore fails within
+  seconds of wall time, however long the program's bound.
+
+Neither needs tuning per test. When one fires, the failure message says, per module, which
+instruction it is on (disassembled) and what it waits for, from the RTL's status registers
+(rtl/README.md) decoded by :mod:`tb.uvm.status`.
 """
 from __future__ import annotations
 
@@ -17,6 +24,9 @@ from models.isa import MemType, Opcode
 
 MARGIN = 4
 FIXED = 2000  # launch, fetch start-up, final write responses, DONE polling
+STALL_BASE = 4096  # cycles without progress that no correct DUT needs (profile "none")
+BACKSTOP_GRACE = 60.0  # seconds past --timeout after which a simulator that never returns
+#                        to Python (stuck inside the simulator) is killed by SIGALRM
 
 
 def _mem_cost(cfg: VtaConfig, insn: Mapping[str, int]) -> int:
@@ -50,3 +60,25 @@ def cycle_bound(cfg: VtaConfig, insns: list[Mapping[str, int]], slowdown: int) -
         else:
             work += 8
     return (FIXED + work) * MARGIN * slowdown
+
+
+def _quiet_cost(insn: Mapping[str, int]) -> int:
+    """Cycles one instruction may legally run without moving a progress counter."""
+    op = insn["opcode"]
+    if op == Opcode.LOAD and insn["x_size"]:  # zero-padding rows need no bus traffic
+        cols = insn["x_pad_0"] + insn["x_size"] + insn["x_pad_1"]
+        return (insn["y_pad_0"] + insn["y_pad_1"]) * cols + insn["x_pad_0"] + insn["x_pad_1"]
+    if op in (Opcode.GEMM, Opcode.ALU) and insn["uop_end"] <= insn["uop_bgn"]:
+        return insn["iter_out"] * insn["iter_in"]  # loops that execute no micro-op
+    return 0
+
+
+def stall_window(insns: list[Mapping[str, int]], slowdown: int) -> int:
+    """Cycles without any progress after which a DUT running this program has stopped."""
+    quiet = max((_quiet_cost(i) for i in insns), default=0)
+    return (STALL_BASE + 2 * quiet) * slowdown
+
+
+def backstop(timeout: float | None) -> float:
+    """Seconds a job may keep its simulator from returning to Python before it is killed."""
+    return (timeout or 0) + BACKSTOP_GRACE

@@ -1,0 +1,55 @@
+"""Command-line argument checks shared by every command of the suite (models and tb).
+
+Each type function turns a bad value into an ``argparse.ArgumentTypeError`` that names the
+rule, and :class:`OneLineParser` prints any argument error as a single ``prog: error: ...``
+line (exit status 2) instead of argparse's usage block, as the rest of the suite's errors.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+EXIT_USAGE = 2
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def nonneg_int(text: str) -> int:
+    """A seed, an index: 0 or more."""
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; must be 0 or more")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """A count, a depth, a number of processes: 1 or more."""
+    value = _int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A duration in seconds: more than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (the subcommand's parsers inherit it)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
