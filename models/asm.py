@@ -23,9 +23,22 @@ from typing import Iterable, Mapping
 
 from models import config as C
 from models.config import VtaConfig
-from models.isa import (ENUM_FIELDS, UNUSED, AluOp, EncodingError, MemType, Opcode, decode_insn,
-                        decode_uop, encode_insn, encode_uop, from_symbolic, kind_of, layout,
-                        to_symbolic)
+from models.isa import (
+    ENUM_FIELDS,
+    UNUSED,
+    AluOp,
+    EncodingError,
+    MemType,
+    Opcode,
+    decode_insn,
+    decode_uop,
+    encode_insn,
+    encode_uop,
+    from_symbolic,
+    kind_of,
+    layout,
+    to_symbolic,
+)
 
 FLAG_WORDS = {"pop_prev": "pop_prev_dep", "pop_next": "pop_next_dep", "push_prev": "push_prev_dep",
               "push_next": "push_next_dep", "reset": "reset_reg", "use_imm": "use_imm"}

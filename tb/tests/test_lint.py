@@ -3,14 +3,13 @@ the default and several other configurations, and the design files follow the ru
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from models.config import VtaConfig, load_config
-from tb.runner import RTL_DIR, ROOT, VERILATOR_ROOT, rtl_sources, sim_env
+from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 
 #: configurations beyond the shipped ones that stress the parameterization
 EXTRA_CONFIGS = {
