@@ -62,7 +62,8 @@ def disasm_insn(cfg: VtaConfig, insn: Mapping[str, int]) -> str:
             words.append(enum(value).name)
     for f in layout(cfg, kind_of(op)):
         value = insn.get(f.name, 0)
-        if f.name == "opcode" or (f.name == enum_field and value in ENUM_FIELDS[enum_field]._value2member_map_):
+        if f.name == "opcode" or (f.name == enum_field
+                                  and value in ENUM_FIELDS[enum_field]._value2member_map_):
             continue
         if f.name in WORD_OF_FLAG and value == 1:
             words.append(WORD_OF_FLAG[f.name])

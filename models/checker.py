@@ -665,7 +665,8 @@ class _Checker:
                 entries = self.footprints[op.index].sram_reads.get(buf, _EMPTY)
                 if entries.size == 0:
                     continue
-                limit = op.pos - 1 if op.module == writer else int(self.clocks[op.index][MODULE_INDEX[writer]])
+                limit = (op.pos - 1 if op.module == writer
+                         else int(self.clocks[op.index][MODULE_INDEX[writer]]))
                 unset = entries[first[entries] > limit]
                 if unset.size:
                     self.add(op.index, "uninitialized-read",

@@ -177,9 +177,11 @@ class StageBuilder:
         reusable: Insn | None = None                  # the previous op, if a drawn GEMM/ALU
         for kind in self._compute_kinds(tile):
             if kind in (LOAD_ACC, LOAD_ACC8):
-                mem, pool = (MemType.ACC, self.pools.acc) if kind == LOAD_ACC else (MemType.ACC_8BIT, self.pools.acc8)
+                mem, pool = ((MemType.ACC, self.pools.acc) if kind == LOAD_ACC
+                             else (MemType.ACC_8BIT, self.pools.acc8))
                 ops.append((self._load(mem, win.acc, pool), None))
-            elif reusable is not None and reusable["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
+            elif reusable is not None \
+                    and reusable["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
                     and chance(self.rng, self.knobs.uop_reuse_prob):
                 again = dict(reusable)
                 if kind == GEMM:

@@ -247,7 +247,8 @@ def test_token_imbalance_names_queue_and_last_push():
 def test_pop_of_a_queue_nobody_pushes_is_a_deadlock():
     report = check([gemm(reset_reg=1, pop_next_dep=1), FINISH])
     assert where(report, "deadlock") == [0]
-    assert "waits to pop S2C (empty; no instruction left pushes it)" in findings_of(report, "deadlock")[0].message
+    assert ("waits to pop S2C (empty; no instruction left pushes it)"
+            in findings_of(report, "deadlock")[0].message)
     assert "even with unbounded queues" in findings_of(report, "deadlock")[0].message
     assert where(report, "token-imbalance") == [0]
 

@@ -159,7 +159,8 @@ def test_knob_bases() -> None:
 def _overlap(vector) -> float:
     """Share of steps of a greedy token-respecting run at which two or more modules are ready."""
     program = program_of(vector)
-    queues = {m: [n for n, i in enumerate(program) if module_of(i) == m] for m in ("load", "compute", "store")}
+    queues = {m: [n for n, i in enumerate(program) if module_of(i) == m]
+              for m in ("load", "compute", "store")}
     pops = {"load": {"pop_next_dep": "C2L"}, "compute": {"pop_prev_dep": "L2C", "pop_next_dep": "S2C"},
             "store": {"pop_prev_dep": "C2S"}}
     pushes = {"load": {"push_next_dep": "L2C"}, "compute": {"push_prev_dep": "C2L", "push_next_dep": "C2S"},

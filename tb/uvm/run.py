@@ -278,8 +278,8 @@ def print_failures(results: list[dict]) -> None:
         spec = r["job_spec"]
         expect = f" (expected a {spec['fault']} failure)" if spec.get("fault", "none") != "none" else ""
         lines = first["message"].splitlines()
-        text = "\n".join(lines[:MESSAGE_LINES]) + (f"\n  ... ({len(lines) - MESSAGE_LINES} more "
-                                                   f"lines in the job's tb_uvm.json)" if len(lines) > MESSAGE_LINES else "")
+        more = f"\n  ... ({len(lines) - MESSAGE_LINES} more lines in the job's tb_uvm.json)"
+        text = "\n".join(lines[:MESSAGE_LINES]) + (more if len(lines) > MESSAGE_LINES else "")
         print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {text}")
         print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec))}")
 
