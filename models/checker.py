@@ -177,7 +177,7 @@ def merge_ranges(starts: np.ndarray, lengths: np.ndarray) -> list[Range]:
     new[1:] = starts[1:] > reach[:-1]
     heads = np.flatnonzero(new)
     group_ends = np.maximum.reduceat(ends, heads)
-    return [(int(s), int(e - s)) for s, e in zip(starts[heads], group_ends)]
+    return [(int(s), int(e - s)) for s, e in zip(starts[heads], group_ends, strict=True)]
 
 
 def intersect_ranges(a: Sequence[Range], b: Sequence[Range]) -> list[Range]:
@@ -745,7 +745,8 @@ class _Checker:
         offset = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         writer = np.repeat(first, counts) + offset
         overlap = w_end[writer] > r[reader, 0]
-        candidates = sorted({(int(w[i, 2]), int(r[j, 2])) for i, j in zip(writer[overlap], reader[overlap])})
+        candidates = sorted({(int(w[i, 2]), int(r[j, 2]))
+                             for i, j in zip(writer[overlap], reader[overlap], strict=True)})
         for s, x in candidates:
             if not self._happens_before(s, x) and not self._happens_before(x, s):
                 common = intersect_ranges(self.footprints[s].dram_writes, self.footprints[x].dram_reads)

@@ -100,7 +100,7 @@ def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return wrap32(a + b)
     if op == AluOp.MUL:
         return wrap32(a * b)
-    return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel())],
+    return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
                     dtype=np.int64).reshape(a.shape)
 
 
@@ -557,7 +557,7 @@ def v_gemm_reset(name: str) -> Vector:
 
 @vector("gemm_acc_wrap")
 def v_gemm_acc_wrap(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+    cfg = SMALL
     p = Program(cfg)
     inp = np.full(inp_shape(cfg, 2), 127, dtype=np.int64)
     inp[1] = -128

@@ -236,7 +236,7 @@ class Program:
     @staticmethod
     def _check_overlap(images: list[Image], what: str) -> None:
         spans = sorted((img.addr, img.addr + len(img.data), img.file) for img in images)
-        for (a0, a1, f0), (b0, _, f1) in zip(spans, spans[1:]):
+        for (a0, a1, f0), (b0, _, f1) in zip(spans, spans[1:], strict=False):
             if b0 < a1:
                 raise ProgramError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
 

@@ -32,7 +32,7 @@ class MemShape:
     def fields(self) -> dict[str, int]:
         out = {"sram_base": self.sram_base, "y_size": self.y_size, "x_size": self.x_size,
                "x_stride": self.x_stride}
-        out.update(zip(PAD_FIELDS, self.pads))
+        out.update(zip(PAD_FIELDS, self.pads, strict=True))
         return out
 
 

@@ -480,7 +480,7 @@ def _reference_races(prog: list[dict[str, int]]) -> set[tuple[int, int]]:
             if m == modules[n] and insn.get(flag):
                 (pushes if flag.startswith("push") else pops).setdefault(q, []).append(n)
     for q, ps in pushes.items():
-        for p, c in zip(ps, pops.get(q, [])):
+        for p, c in zip(ps, pops.get(q, []), strict=False):
             edges[p].add(c)
 
     def reach(n: int) -> set[int]:

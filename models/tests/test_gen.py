@@ -100,7 +100,7 @@ def test_same_seed_same_bytes_and_seed_derivation(tmp_path: Path) -> None:
         match, mismatch, errors = filecmp.cmpfiles(x, y, names, shallow=False)
         return names == sorted(f.name for f in y.iterdir()) and not mismatch and not errors
 
-    assert all(same(x, y) for x, y in zip(first, again))
+    assert all(same(x, y) for x, y in zip(first, again, strict=True))
     assert same(first[2], alone[0])
     assert not same(first[0], first[1])
 

@@ -82,7 +82,7 @@ def test_design_file_rules():
         code = re.sub(r"//[^\n]*", "", text)
         mods = re.findall(r"^\s*module\s+(\w+)", code, re.M)
         assert mods == [path.stem], f"{path.name}: modules {mods}"
-        lines = [l for l in code.splitlines() if l.strip()]
+        lines = [line for line in code.splitlines() if line.strip()]
         assert lines[0].strip() == "`default_nettype none", path.name
         assert lines[-1].strip() == "`default_nettype wire", path.name
         assert not re.search(r"\binitial\b", code), f"{path.name}: initial block"
