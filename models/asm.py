@@ -54,7 +54,9 @@ def disasm_insn(cfg: VtaConfig, insn: Mapping[str, int]) -> str:
     """One line of assembly for a decoded instruction (only non-zero fields shown)."""
     op = insn["opcode"]
     words = [Opcode(op).name]
-    enum_field = {Opcode.LOAD: "memory_type", Opcode.STORE: "memory_type", Opcode.ALU: "alu_opcode"}.get(op)
+    enum_fields: dict[int, str] = {Opcode.LOAD: "memory_type", Opcode.STORE: "memory_type",
+                                   Opcode.ALU: "alu_opcode"}
+    enum_field = enum_fields.get(op)
     if enum_field is not None:
         enum = ENUM_FIELDS[enum_field]
         value = insn.get(enum_field, 0)
@@ -157,10 +159,10 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
             rest = rest[1:]
     for token in rest:
         if "=" in token:
-            name, _, value = token.partition("=")
+            name, _, literal = token.partition("=")
             if name in fields:
                 raise AsmError(f"{where}: field '{name}' given twice")
-            fields[name] = _number(value, f"{where}: field '{name}'")
+            fields[name] = _number(literal, f"{where}: field '{name}'")
         elif token in FLAG_WORDS and not uop:
             fields[FLAG_WORDS[token]] = 1
         else:

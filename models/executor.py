@@ -227,7 +227,7 @@ class _Machine:
         self.dram = dram
         self.bases = {k: int(bases.get(k, 0)) for k in ("uop", "inp", "wgt", "acc", "out")}
         self.tiles = _tiles(cfg)
-        self.sram = {
+        self.sram: dict[str, np.ndarray] = {
             "uop": np.zeros(cfg.uop_depth, dtype=np.uint32),
             "inp": np.zeros((cfg.inp_depth, cfg.batch, cfg.block_in), dtype=np.int8),
             "wgt": np.zeros((cfg.wgt_depth, cfg.block_out, cfg.block_in), dtype=np.int8),
@@ -459,6 +459,7 @@ class _Machine:
         acc = self.sram["acc"]
         ranks = _wave_ranks(d, s)
         if ranks is None:
+            assert s is not None  # _wave_ranks gives up only on a register source
             state = acc.astype(np.int64)
             for dst, src in zip(d.tolist(), s.tolist(), strict=True):
                 state[dst] = func(state[dst], state[src])
