@@ -137,7 +137,7 @@ class GenKnobs:
             iter_one_prob=prob(0.1, 0.6),
             uop_merge_prob=prob(0.0, 1.0),
             uop_reuse_prob=prob(0.0, 0.4),
-            alu_op_weights=tuple(weight() for _ in range(5)),
+            alu_op_weights=(weight(), weight(), weight(), weight(), weight()),
             use_imm_prob=prob(0.2, 0.8),
             imm_special_prob=prob(0.2, 0.8),
             inp_slots=(1, between(rng, (1, 3))),

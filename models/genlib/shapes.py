@@ -72,7 +72,8 @@ def mem_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window, padded:
     stride = x + (between(rng, knobs.x_stride_extra) if chance(rng, knobs.stride_extra_prob) else 0)
     if chance(rng, knobs.zero_size_prob):
         x = 0
-    return MemShape(lo + below(rng, size - footprint + 1), y, x, stride, tuple(pads))
+    return MemShape(lo + below(rng, size - footprint + 1), y, x, stride,
+                    (pads[0], pads[1], pads[2], pads[3]))
 
 
 def _pad_pair(rng: np.random.Generator, knobs: GenKnobs, room: int) -> tuple[int, int]:

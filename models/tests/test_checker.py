@@ -44,7 +44,7 @@ def alu(op: int = AluOp.ADD, bgn: int = 0, end: int = 1, **kw: int) -> dict[str,
     return {**gemm(bgn, end), "opcode": Opcode.ALU, "alu_opcode": op, **kw}
 
 
-FINISH = {"opcode": Opcode.FINISH}
+FINISH: dict[str, int] = {"opcode": Opcode.FINISH}
 
 
 def image(insns: list[dict[str, int]], uops: list[dict[str, int]] = UOPS) -> Dram:
@@ -484,7 +484,8 @@ def _reference_races(prog: list[dict[str, int]]) -> set[tuple[int, int]]:
             edges[p].add(c)
 
     def reach(n: int) -> set[int]:
-        seen, todo = set(), [n]
+        seen: set[int] = set()
+        todo = [n]
         while todo:
             for m in edges[todo.pop()] - seen:
                 seen.add(m)

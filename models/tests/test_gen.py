@@ -158,14 +158,16 @@ def test_knob_bases() -> None:
 
 def _overlap(vector) -> float:
     """Share of steps of a greedy token-respecting run at which two or more modules are ready."""
-    program = program_of(vector)
+    decoded = program_of(vector)
+    program = [insn for insn in decoded if insn is not None]
+    assert len(program) == len(decoded), "a generated program decodes completely"
     queues = {m: [n for n, i in enumerate(program) if module_of(i) == m]
               for m in ("load", "compute", "store")}
     pops = {"load": {"pop_next_dep": "C2L"}, "compute": {"pop_prev_dep": "L2C", "pop_next_dep": "S2C"},
             "store": {"pop_prev_dep": "C2S"}}
     pushes = {"load": {"push_next_dep": "L2C"}, "compute": {"push_prev_dep": "C2L", "push_next_dep": "C2S"},
               "store": {"push_prev_dep": "S2C"}}
-    tokens = Counter()
+    tokens: Counter[str] = Counter()
     heads = dict.fromkeys(queues, 0)
     busy = steps = 0
     while True:

@@ -23,6 +23,7 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
     assert back.config == load_config("small")
     assert (back.insn_addr, back.insn_count, back.description) == (0x1000, 2, "d")
     assert [(i.addr, i.data) for i in back.init] == [(0x1000, bytes(32)), (0x40, b"\x01\x02")]
+    assert back.expect is not None
     assert [(i.addr, i.data) for i in back.expect] == [(0x2000, b"\xff")]
     assert back.bases["inp"] == 0x10 and back.bases["wgt"] == 0
     manifest = json.loads((path / "manifest.json").read_text())
