@@ -25,7 +25,7 @@ import shutil
 import sys
 import zlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypedDict, Unpack
 
 import numpy as np
 
@@ -89,7 +89,7 @@ def shr_ref(a: int, s: int) -> int:
     return int(wrap32(a << -s))
 
 
-def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
     """Lane-wise spec ALU result op(dst, operand) on int64 arrays of int32 values."""
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
     if op == AluOp.MIN:
@@ -150,12 +150,21 @@ def fill_bytes(n: int, value: int) -> bytes:
 # =====================================================================================
 # Program helpers (instruction sequences reused by several vectors)
 # =====================================================================================
-def emit_reset(p: Program, base: int, n: int, **flags: bool) -> None:
+class TokenFlags(TypedDict, total=False):
+    """The token-flag keywords a helper passes on to Program.gemm / Program.alu."""
+
+    pop_prev: bool
+    pop_next: bool
+    push_prev: bool
+    push_next: bool
+
+
+def emit_reset(p: Program, base: int, n: int, **flags: Unpack[TokenFlags]) -> None:
     """GEMM reset of ACC[base .. base+n) with one micro-op and an inner loop."""
     p.gemm([(base, 0, 0)], iters=(1, n), dst=(0, 1), reset=True, **flags)
 
 
-def emit_fill(p: Program, base: int, n: int, value: int, **flags: bool) -> None:
+def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFlags]) -> None:
     """ACC[base .. base+n) = value in every lane: GEMM reset, then ALU ADD immediate."""
     emit_reset(p, base, n)
     p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)

@@ -155,7 +155,7 @@ class Program:
         """Table range of inline micro-ops, reusing an identical run already in the table."""
         if isinstance(uops, UopRange):
             return uops.bgn, uops.end
-        run = [tuple(u) for u in uops]
+        run: list[Uop] = [(d, s, w) for d, s, w in uops]
         table = self.auto_uops
         for start in range(len(table) - len(run) + 1):
             if table[start:start + len(run)] == run:
