@@ -110,6 +110,7 @@ def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | N
     profile = None
     for b in targets:
         rule = rule_for(b)
+        assert rule is not None  # targets are drawn from the reachable bins
         overrides.update(rule.knobs(b, rng))
         profile = rule.profile or profile
     return replace(GenKnobs(), **overrides), profile, targets
