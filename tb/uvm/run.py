@@ -203,7 +203,8 @@ def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
     """End records of finished jobs, plus a failure record for the job the sim died in."""
     by_name = {j.name: j for j in jobs}
     ends: list[dict] = []
-    current, failures = None, []
+    current: str | None = None
+    failures: list[dict] = []
     if path.exists():
         for line in path.read_text().splitlines():
             rec = json.loads(line)

@@ -123,13 +123,16 @@ class RunProgramVseq(uvm_sequence):
         mem.set_profile(self.job.profile, self.job.seed)
         if self.job.fault == "corrupt-read":  # data loads only: a corrupt insn could hang
             mem.target.corrupt = [(a, a + n) for i, fp in enumerate(p.check.footprints)
-                                  if p.check.insns[i] and p.check.insns[i]["opcode"] == Opcode.LOAD
-                                  and p.check.insns[i]["memory_type"] in DATA_TYPES
+                                  if (insn := p.check.insns[i]) and insn["opcode"] == Opcode.LOAD
+                                  and insn["memory_type"] in DATA_TYPES
                                   for a, n in fp.dram_reads]
         cfg = p.vector.config
-        self.env.stray.allowed = AllowedWrites(
-            p.check.dram_write_ranges(),
-            lambda i: disasm_insn(cfg, p.check.insns[i]) if p.check.insns[i] else "?")
+
+        def describe(i: int) -> str:
+            insn = p.check.insns[i]
+            return disasm_insn(cfg, insn) if insn else "?"
+
+        self.env.stray.allowed = AllowedWrites(p.check.dram_write_ranges(), describe)
         self.env.stray.report = lambda msg: self.verdict.fail("stray-write", msg)
         self.dut.tb_fault.value = fault_of(self.job.fault).code
 

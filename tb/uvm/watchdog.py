@@ -10,7 +10,7 @@ registers (rtl/README.md) decoded by :mod:`tb.uvm.status`.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from models.config import VtaConfig
 from models.isa import MemType, Opcode
@@ -38,7 +38,7 @@ def _loop_cost(insn: Mapping[str, int]) -> int:
     return insn["iter_out"] * insn["iter_in"] * uops * 2 + 16
 
 
-def cycle_bound(cfg: VtaConfig, insns: list[Mapping[str, int]], slowdown: int) -> int:
+def cycle_bound(cfg: VtaConfig, insns: Sequence[Mapping[str, int]], slowdown: int) -> int:
     """Cycles within which a correct DUT must raise DONE for this program and profile."""
     work = 0
     for insn in insns:
