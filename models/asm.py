@@ -23,9 +23,22 @@ from typing import Iterable, Mapping
 
 from models import config as C
 from models.config import VtaConfig
-from models.isa import (ENUM_FIELDS, UNUSED, AluOp, EncodingError, MemType, Opcode, decode_insn,
-                        decode_uop, encode_insn, encode_uop, from_symbolic, kind_of, layout,
-                        to_symbolic)
+from models.isa import (
+    ENUM_FIELDS,
+    UNUSED,
+    AluOp,
+    EncodingError,
+    MemType,
+    Opcode,
+    decode_insn,
+    decode_uop,
+    encode_insn,
+    encode_uop,
+    from_symbolic,
+    kind_of,
+    layout,
+    to_symbolic,
+)
 
 FLAG_WORDS = {"pop_prev": "pop_prev_dep", "pop_next": "pop_next_dep", "push_prev": "push_prev_dep",
               "push_next": "push_next_dep", "reset": "reset_reg", "use_imm": "use_imm"}
@@ -41,7 +54,9 @@ def disasm_insn(cfg: VtaConfig, insn: Mapping[str, int]) -> str:
     """One line of assembly for a decoded instruction (only non-zero fields shown)."""
     op = insn["opcode"]
     words = [Opcode(op).name]
-    enum_field = {Opcode.LOAD: "memory_type", Opcode.STORE: "memory_type", Opcode.ALU: "alu_opcode"}.get(op)
+    enum_fields: dict[int, str] = {Opcode.LOAD: "memory_type", Opcode.STORE: "memory_type",
+                                   Opcode.ALU: "alu_opcode"}
+    enum_field = enum_fields.get(op)
     if enum_field is not None:
         enum = ENUM_FIELDS[enum_field]
         value = insn.get(enum_field, 0)
@@ -49,7 +64,8 @@ def disasm_insn(cfg: VtaConfig, insn: Mapping[str, int]) -> str:
             words.append(enum(value).name)
     for f in layout(cfg, kind_of(op)):
         value = insn.get(f.name, 0)
-        if f.name == "opcode" or (f.name == enum_field and value in ENUM_FIELDS[enum_field]._value2member_map_):
+        if f.name == "opcode" or (f.name == enum_field
+                                  and value in ENUM_FIELDS[enum_field]._value2member_map_):
             continue
         if f.name in WORD_OF_FLAG and value == 1:
             words.append(WORD_OF_FLAG[f.name])
@@ -143,10 +159,10 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
             rest = rest[1:]
     for token in rest:
         if "=" in token:
-            name, _, value = token.partition("=")
+            name, _, literal = token.partition("=")
             if name in fields:
                 raise AsmError(f"{where}: field '{name}' given twice")
-            fields[name] = _number(value, f"{where}: field '{name}'")
+            fields[name] = _number(literal, f"{where}: field '{name}'")
         elif token in FLAG_WORDS and not uop:
             fields[FLAG_WORDS[token]] = 1
         else:

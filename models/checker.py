@@ -177,7 +177,7 @@ def merge_ranges(starts: np.ndarray, lengths: np.ndarray) -> list[Range]:
     new[1:] = starts[1:] > reach[:-1]
     heads = np.flatnonzero(new)
     group_ends = np.maximum.reduceat(ends, heads)
-    return [(int(s), int(e - s)) for s, e in zip(starts[heads], group_ends)]
+    return [(int(s), int(e - s)) for s, e in zip(starts[heads], group_ends, strict=True)]
 
 
 def intersect_ranges(a: Sequence[Range], b: Sequence[Range]) -> list[Range]:
@@ -307,10 +307,11 @@ def simulate(ops: Sequence[_Op], cmd_depth: int | None, token_depth: int | None)
                 op = queues[m].popleft()
                 busy[m] = _Busy(op, "pop", list(op.pops))
                 progress = True
-            if busy[m] is not None:
-                progress |= _step(busy[m], counters, token_depth)
-                if busy[m].phase == "push" and not busy[m].pending:
-                    order.append(busy[m].op)
+            b = busy[m]
+            if b is not None:
+                progress |= _step(b, counters, token_depth)
+                if b.phase == "push" and not b.pending:
+                    order.append(b.op)
                     busy[m] = None
     fetch_at = ops[fetch] if fetch < len(ops) else None
     return _SimResult(order, busy, fetch_at, counters)
@@ -478,9 +479,11 @@ class _Checker:
     def _load_target(self, mt: int) -> tuple[str, str, int] | None:
         """(SRAM buffer, base register, DRAM element bytes) of a LOAD's memory type."""
         cfg = self.cfg
-        return {MemType.UOP: ("uop", "uop", cfg.uop_bytes), MemType.INP: ("inp", "inp", cfg.inp_bytes),
-                MemType.WGT: ("wgt", "wgt", cfg.wgt_bytes), MemType.ACC: ("acc", "acc", cfg.acc_bytes),
-                MemType.ACC_8BIT: ("acc", "acc", cfg.acc8_bytes)}.get(mt)
+        targets: dict[int, tuple[str, str, int]] = {
+            MemType.UOP: ("uop", "uop", cfg.uop_bytes), MemType.INP: ("inp", "inp", cfg.inp_bytes),
+            MemType.WGT: ("wgt", "wgt", cfg.wgt_bytes), MemType.ACC: ("acc", "acc", cfg.acc_bytes),
+            MemType.ACC_8BIT: ("acc", "acc", cfg.acc8_bytes)}
+        return targets.get(mt)
 
     def _load_footprint(self, n: int, insn: dict[str, int], uops: "_UopBuffer",
                         store_writes: list[tuple[int, int, int]]) -> Footprint:
@@ -592,8 +595,8 @@ class _Checker:
         head = f"stuck with cmd_queue_depth={cmd_depth}, token_queue_depth={token_depth} ({cause}): "
         done = {op.index for op in finite.order}
         for m in MODULES:
-            if finite.busy[m] is not None:
-                busy = finite.busy[m]
+            busy = finite.busy[m]
+            if busy is not None:
                 self.add(busy.op.index, "deadlock", head + self._stuck_reason(busy, done, token_depth))
         if finite.fetch_at is not None:
             op = finite.fetch_at
@@ -665,7 +668,8 @@ class _Checker:
                 entries = self.footprints[op.index].sram_reads.get(buf, _EMPTY)
                 if entries.size == 0:
                     continue
-                limit = op.pos - 1 if op.module == writer else int(self.clocks[op.index][MODULE_INDEX[writer]])
+                limit = (op.pos - 1 if op.module == writer
+                         else int(self.clocks[op.index][MODULE_INDEX[writer]]))
                 unset = entries[first[entries] > limit]
                 if unset.size:
                     self.add(op.index, "uninitialized-read",
@@ -744,7 +748,8 @@ class _Checker:
         offset = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         writer = np.repeat(first, counts) + offset
         overlap = w_end[writer] > r[reader, 0]
-        candidates = sorted({(int(w[i, 2]), int(r[j, 2])) for i, j in zip(writer[overlap], reader[overlap])})
+        candidates = sorted({(int(w[i, 2]), int(r[j, 2]))
+                             for i, j in zip(writer[overlap], reader[overlap], strict=True)})
         for s, x in candidates:
             if not self._happens_before(s, x) and not self._happens_before(x, s):
                 common = intersect_ranges(self.footprints[s].dram_writes, self.footprints[x].dram_reads)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from models.config import ConfigError, load_config
+from models.config import ConfigError, VtaConfig, load_config
 from models.dram import DramError
 from models.isa import EncodingError
 from models.vector import VectorError, find_vectors, load_vector
@@ -41,7 +41,7 @@ def cmd_asm(args: argparse.Namespace) -> int:
     return 0
 
 
-def _program_bytes(path: str, cfg_arg: str | None) -> tuple[object, bytes]:
+def _program_bytes(path: str, cfg_arg: str | None) -> tuple[VtaConfig, bytes]:
     """A raw binary, or the instruction stream of a vector directory."""
     if Path(path).is_dir():
         vector = load_vector(path)

@@ -114,7 +114,8 @@ def _explain(cfg: VtaConfig, addr: int, offsets: np.ndarray, want: np.ndarray, g
             element=int(element[n]) if element[n] >= 0 else None,
             lane=int(lane[n]) if lane[n] >= 0 else None,
             store_index=store if store >= 0 else None,
-            store_disasm=describe_insn(cfg, result.insns[store]) if store >= 0 else None))
+            store_disasm=(describe_insn(cfg, result.insns[store])
+                          if result is not None and store >= 0 else None)))
     return out
 
 

@@ -98,10 +98,12 @@ class VtaConfig:
             key = f"LOG_{name}_BUFF_SIZE"
             if log_depth < 1:
                 raise ConfigError(f"{self.source}: '{key}' = {self.values[key]} leaves the {name} "
-                                  f"buffer with fewer than 2 elements of {getattr(self, name.lower() + '_bytes')} bytes")
+                                  f"buffer with fewer than 2 elements of "
+                                  f"{getattr(self, name.lower() + '_bytes')} bytes")
             if log_depth > MEMOP_SRAM_ADDR_BITS:
                 raise ConfigError(f"{self.source}: '{key}' = {self.values[key]} gives a {name} buffer "
-                                  f"of 2^{log_depth} elements, beyond the {MEMOP_SRAM_ADDR_BITS}-bit sram_base field")
+                                  f"of 2^{log_depth} elements, beyond the {MEMOP_SRAM_ADDR_BITS}-bit "
+                                  f"sram_base field")
 
     # --- construction -------------------------------------------------------------
     @classmethod

@@ -121,7 +121,7 @@ class ExecResult:
             bounds = np.unique(np.concatenate([starts, ends]))
             writer = np.full(max(len(bounds) - 1, 0), -1, dtype=np.int64)
             los, his = np.searchsorted(bounds, starts), np.searchsorted(bounds, ends)
-            for index, lo, hi in zip(rows[:, 0].tolist(), los.tolist(), his.tolist()):
+            for index, lo, hi in zip(rows[:, 0].tolist(), los.tolist(), his.tolist(), strict=True):
                 writer[lo:hi] = index  # later spans overwrite earlier ones, as in DRAM
             self._paint = (bounds, writer)
         return self._paint
@@ -227,7 +227,7 @@ class _Machine:
         self.dram = dram
         self.bases = {k: int(bases.get(k, 0)) for k in ("uop", "inp", "wgt", "acc", "out")}
         self.tiles = _tiles(cfg)
-        self.sram = {
+        self.sram: dict[str, np.ndarray] = {
             "uop": np.zeros(cfg.uop_depth, dtype=np.uint32),
             "inp": np.zeros((cfg.inp_depth, cfg.batch, cfg.block_in), dtype=np.int8),
             "wgt": np.zeros((cfg.wgt_depth, cfg.block_out, cfg.block_in), dtype=np.int8),
@@ -424,7 +424,7 @@ class _Machine:
         ws, xs = w[order], x[order]
         cuts = np.flatnonzero(np.diff(ws)) + 1
         out = np.empty((len(w), self.cfg.batch, self.cfg.block_out), dtype=np.float32)
-        for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(w)]):
+        for lo, hi in zip([0, *cuts.tolist()], [*cuts.tolist(), len(w)], strict=True):
             rows = inp[xs[lo:hi]].astype(np.float32)
             out[lo:hi] = rows @ wgt[ws[lo]].astype(np.float32).T
         result = np.empty_like(out, dtype=np.int32)
@@ -459,14 +459,15 @@ class _Machine:
         acc = self.sram["acc"]
         ranks = _wave_ranks(d, s)
         if ranks is None:
+            assert s is not None  # _wave_ranks gives up only on a register source
             state = acc.astype(np.int64)
-            for dst, src in zip(d.tolist(), s.tolist()):
+            for dst, src in zip(d.tolist(), s.tolist(), strict=True):
                 state[dst] = func(state[dst], state[src])
             acc[:] = state
             return
         order = np.argsort(ranks, kind="stable")
         sizes = np.bincount(ranks)
-        for lo, hi in zip(np.cumsum(sizes) - sizes, np.cumsum(sizes)):
+        for lo, hi in zip(np.cumsum(sizes) - sizes, np.cumsum(sizes), strict=True):
             wave = order[lo:hi]
             dst = d[wave]
             operand = imm if s is None else acc[s[wave]].astype(np.int64)

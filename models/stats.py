@@ -10,6 +10,7 @@ ones.
 from __future__ import annotations
 
 from collections import Counter
+from enum import IntEnum
 from typing import Iterable, Mapping
 
 from models.config import INSN_BYTES
@@ -37,7 +38,7 @@ REQUIRED: tuple[str, ...] = (
 )
 
 
-def _name(enum: type, value: int) -> str:
+def _name(enum: type[IntEnum], value: int) -> str:
     return enum(value).name if value in enum._value2member_map_ else str(value)
 
 

@@ -87,7 +87,7 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
 
 def _check_overlap(images: list[Image], manifest: Path) -> None:
     spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images))
-    for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:]):
+    for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:], strict=False):
         if b0 < a1:
             raise VectorError(f"{manifest}: init[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
                               f"overlaps init[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")

@@ -28,7 +28,7 @@ def run_programs(sim: str, config: str, workdir: Path) -> dict[str, dict]:
     """Write the PROGRAMS as vectors under workdir and run them: result records by name."""
     cfg = load_config(config)
     vecs = [save_vector(getattr(P, name)(cfg), workdir / name) for name in PROGRAMS]
-    return dict(zip(PROGRAMS, run_jobs(sim, config, program_jobs(vecs))))
+    return dict(zip(PROGRAMS, run_jobs(sim, config, program_jobs(vecs)), strict=True))
 
 
 def measure(sim: str, config: str, workdir: Path) -> list[tuple[str, float, str, str]]:
@@ -44,7 +44,9 @@ def measure(sim: str, config: str, workdir: Path) -> list[tuple[str, float, str,
     return [
         ("GEMM micro-ops per cycle", gemm["GEMM_UOPS"] / gemm["GEMM_EXEC"], ">= 0.95",
          "GEMM_UOPS / GEMM_EXEC (long GEMMs, data on chip)"),
-        ("LOAD bus utilisation", _load_module_bytes(Path(res["perf_load_store"]["job_spec"]["vector"])) / (ls["LOAD_EXEC"] * bus), ">= 0.90",
+        ("LOAD bus utilisation",
+         _load_module_bytes(Path(res["perf_load_store"]["job_spec"]["vector"])) / (ls["LOAD_EXEC"] * bus),
+         ">= 0.90",
          "bytes of the LOAD INP/WGT rows / (LOAD_EXEC x bus bytes)"),
         ("STORE bus utilisation", ls["WR_BYTES"] / (ls["STORE_EXEC"] * bus), ">= 0.90",
          "WR_BYTES / (STORE_EXEC x bus bytes), one long OUT row"),

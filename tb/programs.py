@@ -13,7 +13,6 @@ from models.isa import AluOp
 from models.vector import Vector
 from vectors.progbuild import Program
 
-
 #: DRAM regions (relative to each base) far enough apart for the largest tiles here
 REGIONS = {"uop": 0x0, "inp": 0x100000, "wgt": 0x200000, "acc": 0x400000, "acc8": 0x500000,
            "out": 0x600000}

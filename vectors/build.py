@@ -26,7 +26,7 @@ import shutil
 import sys
 import zlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypedDict, Unpack
 
 import numpy as np
 
@@ -90,7 +90,7 @@ def shr_ref(a: int, s: int) -> int:
     return int(wrap32(a << -s))
 
 
-def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
     """Lane-wise spec ALU result op(dst, operand) on int64 arrays of int32 values."""
     a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
     if op == AluOp.MIN:
@@ -101,7 +101,7 @@ def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return wrap32(a + b)
     if op == AluOp.MUL:
         return wrap32(a * b)
-    return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel())],
+    return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
                     dtype=np.int64).reshape(a.shape)
 
 
@@ -151,12 +151,21 @@ def fill_bytes(n: int, value: int) -> bytes:
 # =====================================================================================
 # Program helpers (instruction sequences reused by several vectors)
 # =====================================================================================
-def emit_reset(p: Program, base: int, n: int, **flags: bool) -> None:
+class TokenFlags(TypedDict, total=False):
+    """The token-flag keywords a helper passes on to Program.gemm / Program.alu."""
+
+    pop_prev: bool
+    pop_next: bool
+    push_prev: bool
+    push_next: bool
+
+
+def emit_reset(p: Program, base: int, n: int, **flags: Unpack[TokenFlags]) -> None:
     """GEMM reset of ACC[base .. base+n) with one micro-op and an inner loop."""
     p.gemm([(base, 0, 0)], iters=(1, n), dst=(0, 1), reset=True, **flags)
 
 
-def emit_fill(p: Program, base: int, n: int, value: int, **flags: bool) -> None:
+def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFlags]) -> None:
     """ACC[base .. base+n) = value in every lane: GEMM reset, then ALU ADD immediate."""
     emit_reset(p, base, n)
     p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)
@@ -558,7 +567,7 @@ def v_gemm_reset(name: str) -> Vector:
 
 @vector("gemm_acc_wrap")
 def v_gemm_acc_wrap(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+    cfg = SMALL
     p = Program(cfg)
     inp = np.full(inp_shape(cfg, 2), 127, dtype=np.int64)
     inp[1] = -128

@@ -155,7 +155,7 @@ class Program:
         """Table range of inline micro-ops, reusing an identical run already in the table."""
         if isinstance(uops, UopRange):
             return uops.bgn, uops.end
-        run = [tuple(u) for u in uops]
+        run: list[Uop] = [(d, s, w) for d, s, w in uops]
         table = self.auto_uops
         for start in range(len(table) - len(run) + 1):
             if table[start:start + len(run)] == run:
@@ -236,7 +236,7 @@ class Program:
     @staticmethod
     def _check_overlap(images: list[Image], what: str) -> None:
         spans = sorted((img.addr, img.addr + len(img.data), img.file) for img in images)
-        for (a0, a1, f0), (b0, _, f1) in zip(spans, spans[1:]):
+        for (a0, a1, f0), (b0, _, f1) in zip(spans, spans[1:], strict=False):
             if b0 < a1:
                 raise ProgramError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
 

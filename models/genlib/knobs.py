@@ -53,12 +53,14 @@ class GenKnobs:
     iter_out: tuple[int, int] = (1, 6)
     iter_in: tuple[int, int] = (1, 6)
     iter_one_prob: float = 0.35                  # iter_out (and, separately, iter_in) is 1
-    factor_weights: tuple[float, float, float, float] = (1.0, 2.0, 1.0, 2.0)  # zero, dense, transposed, random
+    # factor_weights: zero, dense, transposed, random
+    factor_weights: tuple[float, float, float, float] = (1.0, 2.0, 1.0, 2.0)
     max_loop_work: int = 96                      # iter_out * iter_in * micro-ops per instruction
     uop_merge_prob: float = 0.4                  # one LOAD UOP for a whole compute stage
     uop_reuse_prob: float = 0.15                 # an op reuses the previous op's micro-ops and loops
     # --- ALU
-    alu_op_weights: tuple[float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0)  # MIN MAX ADD SHR MUL
+    # alu_op_weights: MIN MAX ADD SHR MUL
+    alu_op_weights: tuple[float, float, float, float, float] = (1.0, 1.0, 1.0, 1.0, 1.0)
     use_imm_prob: float = 0.5
     imm_special_prob: float = 0.5                # 0, +-1, -32768, 32767, +-(ACC_W-1) for SHR
     # --- data
@@ -90,7 +92,8 @@ class GenKnobs:
             elif f.name.startswith("w_") and value < 0:
                 raise ValueError(f"knob {f.name}={value}: a weight must be >= 0")
         if self.w_gemm + self.w_alu + self.w_load_acc + self.w_load_acc8 <= 0:
-            raise ValueError("knobs: at least one compute weight (w_gemm, w_alu, w_load_acc*) must be positive")
+            raise ValueError("knobs: at least one compute weight (w_gemm, w_alu, w_load_acc*) "
+                             "must be positive")
         for name in ("tiles", "compute_ops", "uops", "iter_out", "iter_in", "window",
                      "x_size", "y_size", "inp_slots", "acc_slots"):
             if getattr(self, name)[0] < 1:
@@ -134,7 +137,7 @@ class GenKnobs:
             iter_one_prob=prob(0.1, 0.6),
             uop_merge_prob=prob(0.0, 1.0),
             uop_reuse_prob=prob(0.0, 0.4),
-            alu_op_weights=tuple(weight() for _ in range(5)),
+            alu_op_weights=(weight(), weight(), weight(), weight(), weight()),
             use_imm_prob=prob(0.2, 0.8),
             imm_special_prob=prob(0.2, 0.8),
             inp_slots=(1, between(rng, (1, 3))),

@@ -63,7 +63,8 @@ def place(rng: np.random.Generator, knobs: GenKnobs, cfg: VtaConfig,
     starts, offsets = {}, {}
     for n in rng.permutation(len(names)):
         name = names[int(n)]
-        base = bases[BASE_OF_POOL[name]] if BASE_OF_POOL[name] else 0
+        base_name = BASE_OF_POOL[name]
+        base = bases[base_name] if base_name else 0
         lowest = max(cursor + below(rng, 4) * 64, base)
         start = lowest + (base - lowest) % elem[name]
         starts[name], offsets[name] = start, (start - base) // elem[name]

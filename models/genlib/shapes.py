@@ -32,7 +32,7 @@ class MemShape:
     def fields(self) -> dict[str, int]:
         out = {"sram_base": self.sram_base, "y_size": self.y_size, "x_size": self.x_size,
                "x_stride": self.x_stride}
-        out.update(zip(PAD_FIELDS, self.pads))
+        out.update(zip(PAD_FIELDS, self.pads, strict=True))
         return out
 
 
@@ -72,7 +72,8 @@ def mem_shape(rng: np.random.Generator, knobs: GenKnobs, window: Window, padded:
     stride = x + (between(rng, knobs.x_stride_extra) if chance(rng, knobs.stride_extra_prob) else 0)
     if chance(rng, knobs.zero_size_prob):
         x = 0
-    return MemShape(lo + below(rng, size - footprint + 1), y, x, stride, tuple(pads))
+    return MemShape(lo + below(rng, size - footprint + 1), y, x, stride,
+                    (pads[0], pads[1], pads[2], pads[3]))
 
 
 def _pad_pair(rng: np.random.Generator, knobs: GenKnobs, room: int) -> tuple[int, int]:

@@ -37,6 +37,12 @@ class TileWindows:
     inp: Window | None
     wgt: Window | None
 
+    def gemm_windows(self) -> tuple[Window, Window]:
+        """(inp, wgt): only a tile with GEMMs has them, and only such a tile loads INP/WGT."""
+        if self.inp is None or self.wgt is None:
+            raise ValueError("a tile without GEMMs has no INP/WGT windows")
+        return self.inp, self.wgt
+
 
 @dataclass
 class Pools:
@@ -129,7 +135,8 @@ class StageBuilder:
                  "dram_base": dram, "y_size": 1, "x_size": n, "x_stride": n}, start)
 
     def _gemm(self, win: TileWindows) -> tuple[Insn, Loop]:
-        body = loop(self.rng, self.knobs, win.acc, win.inp, win.wgt, self.cfg.uop_depth)
+        inp, wgt = win.gemm_windows()
+        body = loop(self.rng, self.knobs, win.acc, inp, wgt, self.cfg.uop_depth)
         return {"opcode": Opcode.GEMM, "reset_reg": int(chance(self.rng, self.knobs.reset_prob)),
                 **body.fields}, body
 
@@ -147,7 +154,8 @@ class StageBuilder:
     def load_stage(self, tile: Tile, win: TileWindows) -> list[Insn]:
         """Covering LOADs for uninitialised windows, then LOAD INP/WGT drawn from the mix,
         ``tile.loads`` in all (or the covers alone); pops C2L first, pushes L2C last."""
-        targets = {MemType.INP: (win.inp, self.pools.inp), MemType.WGT: (win.wgt, self.pools.wgt)}
+        inp, wgt = win.gemm_windows()
+        targets = {MemType.INP: (inp, self.pools.inp), MemType.WGT: (wgt, self.pools.wgt)}
         insns = [self._load(mem, window, pool, cover=True) for mem, (window, pool) in targets.items()
                  if self._needs_cover(mem, window)]
         weights = (self.knobs.w_load_inp, self.knobs.w_load_wgt)
@@ -177,9 +185,11 @@ class StageBuilder:
         reusable: Insn | None = None                  # the previous op, if a drawn GEMM/ALU
         for kind in self._compute_kinds(tile):
             if kind in (LOAD_ACC, LOAD_ACC8):
-                mem, pool = (MemType.ACC, self.pools.acc) if kind == LOAD_ACC else (MemType.ACC_8BIT, self.pools.acc8)
+                mem, pool = ((MemType.ACC, self.pools.acc) if kind == LOAD_ACC
+                             else (MemType.ACC_8BIT, self.pools.acc8))
                 ops.append((self._load(mem, win.acc, pool), None))
-            elif reusable is not None and reusable["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
+            elif reusable is not None \
+                    and reusable["opcode"] == (Opcode.GEMM if kind == GEMM else Opcode.ALU) \
                     and chance(self.rng, self.knobs.uop_reuse_prob):
                 again = dict(reusable)
                 if kind == GEMM:

@@ -5,7 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.asm import AsmError, assemble, assemble_json, disasm_bytes, to_json_lines
 from models.config import VtaConfig, load_config

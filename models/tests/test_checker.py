@@ -44,7 +44,7 @@ def alu(op: int = AluOp.ADD, bgn: int = 0, end: int = 1, **kw: int) -> dict[str,
     return {**gemm(bgn, end), "opcode": Opcode.ALU, "alu_opcode": op, **kw}
 
 
-FINISH = {"opcode": Opcode.FINISH}
+FINISH: dict[str, int] = {"opcode": Opcode.FINISH}
 
 
 def image(insns: list[dict[str, int]], uops: list[dict[str, int]] = UOPS) -> Dram:
@@ -247,7 +247,8 @@ def test_token_imbalance_names_queue_and_last_push():
 def test_pop_of_a_queue_nobody_pushes_is_a_deadlock():
     report = check([gemm(reset_reg=1, pop_next_dep=1), FINISH])
     assert where(report, "deadlock") == [0]
-    assert "waits to pop S2C (empty; no instruction left pushes it)" in findings_of(report, "deadlock")[0].message
+    assert ("waits to pop S2C (empty; no instruction left pushes it)"
+            in findings_of(report, "deadlock")[0].message)
     assert "even with unbounded queues" in findings_of(report, "deadlock")[0].message
     assert where(report, "token-imbalance") == [0]
 
@@ -479,11 +480,12 @@ def _reference_races(prog: list[dict[str, int]]) -> set[tuple[int, int]]:
             if m == modules[n] and insn.get(flag):
                 (pushes if flag.startswith("push") else pops).setdefault(q, []).append(n)
     for q, ps in pushes.items():
-        for p, c in zip(ps, pops.get(q, [])):
+        for p, c in zip(ps, pops.get(q, []), strict=False):
             edges[p].add(c)
 
     def reach(n: int) -> set[int]:
-        seen, todo = set(), [n]
+        seen: set[int] = set()
+        todo = [n]
         while todo:
             for m in edges[todo.pop()] - seen:
                 seen.add(m)

@@ -283,7 +283,8 @@ def test_load_acc_32bit_and_uop_words():
     result = p.run()
     assert acc_rows(result, 1) == [[I32_MIN, -1, 0x12345678, 7]]
     f = {f.name: f for f in ex.layout(SMALL, "uop")}
-    assert result.sram["uop"][5] == (1 << f["dst_idx"].lsb) | (2 << f["src_idx"].lsb) | (3 << f["wgt_idx"].lsb)
+    assert result.sram["uop"][5] == ((1 << f["dst_idx"].lsb) | (2 << f["src_idx"].lsb)
+                                     | (3 << f["wgt_idx"].lsb))
 
 
 def test_store_truncates_to_low_8_bits():

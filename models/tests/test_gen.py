@@ -100,7 +100,7 @@ def test_same_seed_same_bytes_and_seed_derivation(tmp_path: Path) -> None:
         match, mismatch, errors = filecmp.cmpfiles(x, y, names, shallow=False)
         return names == sorted(f.name for f in y.iterdir()) and not mismatch and not errors
 
-    assert all(same(x, y) for x, y in zip(first, again))
+    assert all(same(x, y) for x, y in zip(first, again, strict=True))
     assert same(first[2], alone[0])
     assert not same(first[0], first[1])
 
@@ -158,13 +158,16 @@ def test_knob_bases() -> None:
 
 def _overlap(vector) -> float:
     """Share of steps of a greedy token-respecting run at which two or more modules are ready."""
-    program = program_of(vector)
-    queues = {m: [n for n, i in enumerate(program) if module_of(i) == m] for m in ("load", "compute", "store")}
+    decoded = program_of(vector)
+    program = [insn for insn in decoded if insn is not None]
+    assert len(program) == len(decoded), "a generated program decodes completely"
+    queues = {m: [n for n, i in enumerate(program) if module_of(i) == m]
+              for m in ("load", "compute", "store")}
     pops = {"load": {"pop_next_dep": "C2L"}, "compute": {"pop_prev_dep": "L2C", "pop_next_dep": "S2C"},
             "store": {"pop_prev_dep": "C2S"}}
     pushes = {"load": {"push_next_dep": "L2C"}, "compute": {"push_prev_dep": "C2L", "push_next_dep": "C2S"},
               "store": {"push_prev_dep": "S2C"}}
-    tokens = Counter()
+    tokens: Counter[str] = Counter()
     heads = dict.fromkeys(queues, 0)
     busy = steps = 0
     while True:

@@ -1,11 +1,24 @@
 """Bit-exact encoding (spec section 2): positions from the spec's default layout text,
 hand-packed words, and round-trip properties for every shipped configuration."""
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models.config import CONFIG_DIR, VtaConfig, load_config
-from models.isa import (EncodingError, Opcode, decode_insn, decode_uop, encode_insn, encode_uop,
-                        from_symbolic, insns_from_bytes, insns_to_bytes, kind_of, layout, to_symbolic)
+from models.isa import (
+    EncodingError,
+    Opcode,
+    decode_insn,
+    decode_uop,
+    encode_insn,
+    encode_uop,
+    from_symbolic,
+    insns_from_bytes,
+    insns_to_bytes,
+    kind_of,
+    layout,
+    to_symbolic,
+)
 
 CONFIGS = [load_config(p.stem) for p in sorted(CONFIG_DIR.glob("*.json"))]
 

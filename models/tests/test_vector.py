@@ -23,6 +23,7 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
     assert back.config == load_config("small")
     assert (back.insn_addr, back.insn_count, back.description) == (0x1000, 2, "d")
     assert [(i.addr, i.data) for i in back.init] == [(0x1000, bytes(32)), (0x40, b"\x01\x02")]
+    assert back.expect is not None
     assert [(i.addr, i.data) for i in back.expect] == [(0x2000, b"\xff")]
     assert back.bases["inp"] == 0x10 and back.bases["wgt"] == 0
     manifest = json.loads((path / "manifest.json").read_text())
@@ -49,7 +50,8 @@ BASE = {"format": "vta-vector-1", "insn_addr": 0, "insn_count": 0, "init": [{"ad
     ({"init": [{"addr": 0, "file": "nope.bin"}]}, "init[0]: cannot read file 'nope.bin'"),
     ({"init": [{"addr": 1 << 32, "file": "a.bin"}]}, "init[0].addr"),
     ({"init": [{"addr": (1 << 32) - 2, "file": "a.bin"}]}, "runs beyond 4 GiB"),
-    ({"init": [{"addr": 0, "file": "a.bin"}, {"addr": 2, "file": "a.bin"}]}, "init[0] ('a.bin', [0x0, 0x4)) overlaps init[1]"),
+    ({"init": [{"addr": 0, "file": "a.bin"}, {"addr": 2, "file": "a.bin"}]},
+     "init[0] ('a.bin', [0x0, 0x4)) overlaps init[1]"),
     ({"init": [{"addr": 0}]}, "init[0]: must be an object with exactly the keys"),
     ({"config": {"LOG_BLOCK": 99}}, "'LOG_BLOCK' = 99 is out of range"),
     ({"bases": {"foo": 1}}, "bases must be an object"),

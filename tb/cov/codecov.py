@@ -184,8 +184,8 @@ def html(points: list[CodePoint], out_dir: Path, log: Path) -> dict[str, Path]:
             raise RuntimeError("genhtml not found: install lcov (Debian: apt-get install -y lcov) "
                                "to render the code coverage pages")
         with log.open("a") as f:
-            subprocess.run(["genhtml", "--quiet", "--branch-coverage", "--legend",
-                            "--title", f"VTA rtl/ {'line and branch' if name == 'code' else 'toggle'} coverage",
+            subprocess.run(["genhtml", "--quiet", "--branch-coverage", "--legend", "--title",
+                            f"VTA rtl/ {'line and branch' if name == 'code' else 'toggle'} coverage",
                             "-o", str(out_dir / name), str(info)],
                            check=True, stdout=f, stderr=subprocess.STDOUT)
         pages[name] = out_dir / name / "index.html"

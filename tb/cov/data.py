@@ -1,8 +1,9 @@
 """Per-test functional coverage files and their merge.
 
 Each simulator process writes one JSON file: ``{"test": ..., "jobs": [...], "cwd": ...,
-"bins": {coverpoint: {bin: hits}}}``; ``cwd`` is where Verilator leaves its coverage.dat. Merging sums hits bin by bin; a file naming a bin the
-model does not define is an error (the data and the model disagree, so totals would lie).
+"bins": {coverpoint: {bin: hits}}}``; ``cwd`` is where Verilator leaves its coverage.dat.
+Merging sums hits bin by bin; a file naming a bin the model does not define is an error
+(the data and the model disagree, so totals would lie).
 """
 from __future__ import annotations
 

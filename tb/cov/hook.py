@@ -124,4 +124,7 @@ class CoverageCollector(uvm_subscriber):
         except Exception:  # pyuvm raises its own lookup error when no plan was set
             jobs = []
         test = f"{cwd.parent.name}.{cwd.name}.p{os.getpid()}"  # run dirs are reused by later runs
-        data.write(coverage_dir() / f"{test}.json", test, jobs, self.model.counts(), str(cwd))
+        out_dir = coverage_dir()
+        if out_dir is None:  # attach() only adds a collector when it is set
+            raise RuntimeError("coverage collector: VTA_COVERAGE is no longer set, nowhere to write")
+        data.write(out_dir / f"{test}.json", test, jobs, self.model.counts(), str(cwd))

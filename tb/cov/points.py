@@ -67,6 +67,13 @@ def _flag_combos(module: str) -> tuple[str, ...]:
     return tuple(f"{module}/{c}" for c in out)
 
 
+def _need(cfg: VtaConfig | None) -> VtaConfig:
+    """The configuration a configuration-relative bin needs (insn observations carry one)."""
+    if cfg is None:
+        raise ValueError("this coverpoint needs the configuration of the observation")
+    return cfg
+
+
 def _depth(cfg: VtaConfig, buffer: str) -> int:
     return {"uop": cfg.uop_depth, "inp": cfg.inp_depth, "wgt": cfg.wgt_depth,
             "acc": cfg.acc_depth, "out": cfg.out_depth}[buffer]
@@ -102,7 +109,7 @@ def _sizes(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
     i = e.insn
     if not _is(i, Opcode.LOAD, Opcode.STORE) or i["memory_type"] not in _BUFFER_OF or not i["x_size"]:
         return
-    depth = _depth(cfg, _BUFFER_OF[MemType(i["memory_type"])])
+    depth = _depth(_need(cfg), _BUFFER_OF[MemType(i["memory_type"])])
     for name in ("x_size", "y_size"):
         if i[name] == 1:
             yield f"{_kind(i)}/{name}/1"
@@ -155,7 +162,7 @@ def _imm(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
     named = {0: "0", 1: "+1", -1: "-1", -(1 << 15): "min", (1 << 15) - 1: "max"}
     if v in named:
         yield named[v]
-    if i["alu_opcode"] == AluOp.SHR and abs(v) == cfg.acc_width - 1:
+    if i["alu_opcode"] == AluOp.SHR and abs(v) == _need(cfg).acc_width - 1:
         yield f"SHR/{'+' if v > 0 else '-'}(W-1)"
 
 
@@ -173,7 +180,7 @@ def _sram(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
     first, last = i["sram_base"], i["sram_base"] + rows * cols - 1
     if first == 0:
         yield f"{buf}/0"
-    if first <= _depth(cfg, buf) - 1 <= last:
+    if first <= _depth(_need(cfg), buf) - 1 <= last:
         yield f"{buf}/last"
 
 

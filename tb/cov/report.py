@@ -171,7 +171,7 @@ def build_report(data_dir: Path, out: Path, waiver_file: Path = waivers.WAIVERS,
                "history": run.get("history", [])}
     has_plot = plot(run.get("history", []), out / "coverage_vs_programs.png")
     excl_rows = [[_e(e.file), _e(e.signal), f"{e.lo}..{e.hi}", str(n), _e(e.reason)]
-                 for e, n in zip(exclusions, used)]
+                 for e, n in zip(exclusions, used, strict=True)]
     (out / "index.html").write_text(render(summary, counts, waived, plan, codecov.per_file(points),
                                            codecov.untoggled(points), run, links, has_plot)
                                     + "<h2>Toggle exclusions (tb/cov/waivers.yaml)</h2>"

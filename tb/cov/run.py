@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
+from typing import TypedDict
 
 from models.config import load_config
 from models.gen import GenKnobs, generate
@@ -50,7 +51,18 @@ FLOW_CONFIG = "small"
 #: Every HIGH_EVERY-th steered program places its data high, at non-zero and unaligned bases:
 #: address bits that functional bins do not name still toggle (code coverage).
 HIGH_EVERY = 4
-HIGH_ADDRESSES = {"high_addr_prob": 1.0, "nonzero_bases_prob": 1.0, "unaligned_bases_prob": 0.5}
+
+
+class PlacementKnobs(TypedDict):
+    """GenKnobs overrides for DRAM placement (a TypedDict, so replace() checks the names)."""
+
+    high_addr_prob: float
+    nonzero_bases_prob: float
+    unaligned_bases_prob: float
+
+
+HIGH_ADDRESSES: PlacementKnobs = {"high_addr_prob": 1.0, "nonzero_bases_prob": 1.0,
+                                  "unaligned_bases_prob": 0.5}
 
 
 #: ``--smoke``: the directed vector, closure placement and negative test it keeps.

@@ -84,7 +84,8 @@ RULES: tuple[Steer, ...] = (
     Steer(lambda b: b[0] == "sram.index" and b[1].endswith("/0"),
           lambda b, r: {"window_at_slot_start_prob": 1.0, "inp_slots": (1, 1), "acc_slots": (1, 1)}),
     Steer(lambda b: b[0] == "axi.burst_len",
-          lambda b, r: {"x_size": (1, 1)} if b[1].endswith("/1") else {"x_size": (8, 16), "window": (32, 48)}),
+          lambda b, r: ({"x_size": (1, 1)} if b[1].endswith("/1")
+                        else {"x_size": (8, 16), "window": (32, 48)})),
     Steer(lambda b: b[0] == "axi.4k_boundary",
           lambda b, r: {"nonzero_bases_prob": 1.0, "unaligned_bases_prob": 0.0, "x_size": (4, 16)}),
     Steer(lambda b: b[0] == "axi.backpressure", lambda b, r: {}, profile="heavy"),
@@ -109,6 +110,7 @@ def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | N
     profile = None
     for b in targets:
         rule = rule_for(b)
+        assert rule is not None  # targets are drawn from the reachable bins
         overrides.update(rule.knobs(b, rng))
         profile = rule.profile or profile
     return replace(GenKnobs(), **overrides), profile, targets

@@ -69,7 +69,8 @@ def load_code(path: Path = WAIVERS) -> list[CodeExclusion]:
         lo, _, hi = str(e.get("bits", "0-65535")).partition("-")
         try:
             re.compile(e["signal"])
-            out.append(CodeExclusion(e["file"], e["signal"], int(lo), int(hi or lo), str(e["reason"]).strip()))
+            out.append(CodeExclusion(e["file"], e["signal"], int(lo), int(hi or lo),
+                                     str(e["reason"]).strip()))
         except (re.error, ValueError) as exc:
             raise WaiverError(f"{path}: code exclusion #{n + 1}: {exc}") from exc
     return out

@@ -46,7 +46,9 @@ def _is_worker(config: pytest.Config) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     if _is_worker(config):
-        os.environ[BUILD_SUFFIX_VAR] = config.workerinput["workerid"]
+        # pytest-xdist adds workerinput to a worker's Config at runtime; pytest's types do not
+        # declare it (xdist's own remote.py ignores the same error)
+        os.environ[BUILD_SUFFIX_VAR] = config.workerinput["workerid"]  # type: ignore[attr-defined]
         return
     run_dir = BUILD_ROOT.parent / "regress" / f"{config.getoption('sim')}-{os.getpid()}-{int(time.time())}"
     run_dir.mkdir(parents=True)

@@ -12,7 +12,9 @@ CFG = load_config("small")
 
 
 def event(text: str) -> InsnEvent:
-    insn = decode_insn(CFG, parse_line(CFG, text, "test"))
+    word = parse_line(CFG, text, "test")
+    assert word is not None, f"not an instruction: {text!r}"
+    insn = decode_insn(CFG, word)
     return InsnEvent(0, module_of(insn), insn, text, "small")
 
 
@@ -93,6 +95,7 @@ def test_closure_programs_reach_their_bins(tmp_path) -> None:
     m = CovModel()
     for d in write_programs(CFG, tmp_path):
         for n, insn in enumerate(program_of(load_vector(d))):
+            assert insn is not None, f"{d.name}: instruction {n} does not decode"
             m.sample("insn", InsnEvent(n, module_of(insn), insn, "", "small"), CFG)
     got = hits(m)
     assert {f"mem.size/{k}/{f}/max" for k in ("load", "store") for f in ("x_size", "y_size")} <= got

@@ -96,6 +96,7 @@ def test_testplan_status(tmp_path: Path) -> None:
 def test_steering_aims_at_the_unhit_bin() -> None:
     knobs, profile, targets = steer.pick([("alu.op_x_imm", "MUL/imm")], random.Random(0))
     assert targets == [("alu.op_x_imm", "MUL/imm")]
+    assert knobs is not None
     assert knobs.use_imm_prob == 1.0 and knobs.alu_op_weights == (0.0, 0.0, 0.0, 0.0, 1.0)
     assert steer.pick([("host.registers", "read/CTRL")], random.Random(0)) == (None, None, [])
     vector = generate(7, load_config("small"), knobs)

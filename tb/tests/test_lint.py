@@ -3,14 +3,13 @@ the default and several other configurations, and the design files follow the ru
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from models.config import VtaConfig, load_config
-from tb.runner import RTL_DIR, ROOT, VERILATOR_ROOT, rtl_sources, sim_env
+from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 
 #: configurations beyond the shipped ones that stress the parameterization
 EXTRA_CONFIGS = {
@@ -83,7 +82,7 @@ def test_design_file_rules():
         code = re.sub(r"//[^\n]*", "", text)
         mods = re.findall(r"^\s*module\s+(\w+)", code, re.M)
         assert mods == [path.stem], f"{path.name}: modules {mods}"
-        lines = [l for l in code.splitlines() if l.strip()]
+        lines = [line for line in code.splitlines() if line.strip()]
         assert lines[0].strip() == "`default_nettype none", path.name
         assert lines[-1].strip() == "`default_nettype wire", path.name
         assert not re.search(r"\binitial\b", code), f"{path.name}: initial block"

@@ -24,7 +24,8 @@ def test_regression_reports_every_program(tmp_path: Path) -> None:
     assert "regression: 3 passed, 0 failed of 3 programs" in proc.stdout
     suite = ElementTree.parse(junit).getroot()
     assert suite.get("tests") == "3" and suite.get("failures") == "0"
-    assert sorted(c.get("name").split("-")[1] for c in suite.iter("testcase")) == ["s60000", "s60001", "s60002"]
+    assert sorted(c.attrib["name"].split("-")[1]
+                  for c in suite.iter("testcase")) == ["s60000", "s60001", "s60002"]
 
 
 def test_runner_rejects_a_bad_vector_path_in_one_line(tmp_path: Path) -> None:

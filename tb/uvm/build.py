@@ -77,13 +77,12 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
     os.environ.update(env)
     log = bdir / "build.log"
     try:
-        kwargs = dict(sources=[str(p) for p in sources()], hdl_toplevel=TOPLEVEL,
-                      build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
-                      parameters=dict(cfg.values), log_file=str(log))
-        if sim == "verilator":
-            kwargs["build_args"] = ["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial",
-                                    "fast"] + coverage_args(sim)
-        get_runner(sim).build(**kwargs)
+        build_args = (["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial", "fast"]
+                      + coverage_args(sim) if sim == "verilator" else [])
+        get_runner(sim).build(sources=[str(p) for p in sources()], hdl_toplevel=TOPLEVEL,
+                              build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
+                              parameters=dict(cfg.values), build_args=build_args,
+                              log_file=str(log))
     except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
         raise RuntimeError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
     finally:

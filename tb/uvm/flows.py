@@ -18,8 +18,19 @@ from tb.programs import mixed
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
-from tb.uvm.regs import (BASE_REGS, COUNTERS, CTRL, CYCLES, DONE, FIRST_UNMAPPED,
-                         HW_INFO, INSN_ADDR, INSN_COUNT, INSNS_DONE, RUNNING)
+from tb.uvm.regs import (
+    BASE_REGS,
+    COUNTERS,
+    CTRL,
+    CYCLES,
+    DONE,
+    FIRST_UNMAPPED,
+    HW_INFO,
+    INSN_ADDR,
+    INSN_COUNT,
+    INSNS_DONE,
+    RUNNING,
+)
 from tb.uvm.vseq import Prepared, RunProgramVseq, reset_dut
 
 RW_REGS = [INSN_COUNT, INSN_ADDR, *BASE_REGS.values()]

@@ -63,7 +63,7 @@ class PlanTest(uvm_test):
             if job.reset:
                 await reset_dut(self.env.dut)
             vector = self.vector_for(job)
-            if job.mode == "regmap":
+            if vector is None:  # a regmap job, the only kind that runs no program
                 vseq: Any = RegMapVseq("regmap", self.env, load_config(self.plan.config))
             elif job.mode == "reset-mid":
                 vseq = ResetMidVseq("reset_mid", self.env, job, vector, self.plan.config,

@@ -24,7 +24,7 @@ def _row(r: dict) -> tuple[str, ...]:
 def summary_table(results: list[dict]) -> str:
     rows = [COLUMNS] + [_row(r) for r in results]
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 

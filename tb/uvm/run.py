@@ -30,8 +30,8 @@ from tb.uvm.build import TIMESCALE, TOPLEVEL, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random
 from tb.uvm.profiles import PROFILES
-from tb.uvm.progress import Progress
 from tb.uvm.programs import write_deadlock_vector, write_empty_vector
+from tb.uvm.progress import Progress
 from tb.uvm.report import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -217,7 +217,8 @@ def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
     """End records of finished jobs, plus a failure record for the job the sim died in."""
     by_name = {j.name: j for j in jobs}
     ends: list[dict] = []
-    current, failures = None, []
+    current: str | None = None
+    failures: list[dict] = []
     if path.exists():
         for line in path.read_text().splitlines():
             rec = json.loads(line)
@@ -296,8 +297,8 @@ def print_failures(results: list[dict]) -> None:
         spec = r["job_spec"]
         expect = f" (expected a {spec['fault']} failure)" if spec.get("fault", "none") != "none" else ""
         lines = first["message"].splitlines()
-        text = "\n".join(lines[:MESSAGE_LINES]) + (f"\n  ... ({len(lines) - MESSAGE_LINES} more "
-                                                   f"lines in the job's tb_uvm.json)" if len(lines) > MESSAGE_LINES else "")
+        more = f"\n  ... ({len(lines) - MESSAGE_LINES} more lines in the job's tb_uvm.json)"
+        text = "\n".join(lines[:MESSAGE_LINES]) + (more if len(lines) > MESSAGE_LINES else "")
         print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {text}")
         print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec))}")
 

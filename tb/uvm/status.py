@@ -15,8 +15,7 @@ from cocotb.triggers import ClockCycles, First
 from models.asm import disasm_insn
 from models.config import VtaConfig
 from tb.uvm.host import ReadRegsSeq
-from tb.uvm.regs import (AXI_STATUS, DISPATCHED, FETCH_STATUS, INSN_IDX, INSNS_DONE, QUEUES,
-                         STATUS, TOKENS)
+from tb.uvm.regs import AXI_STATUS, DISPATCHED, FETCH_STATUS, INSN_IDX, INSNS_DONE, QUEUES, STATUS, TOKENS
 
 if TYPE_CHECKING:
     from tb.uvm.env import VtaEnv

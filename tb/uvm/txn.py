@@ -35,7 +35,7 @@ class AxiBurst:
 
     def written_bytes(self) -> Iterator[tuple[int, int, int]]:
         """(byte address, value, beat) of every byte whose strobe bit is set."""
-        for n, (data, strb) in enumerate(zip(self.data, self.strb)):
+        for n, (data, strb) in enumerate(zip(self.data, self.strb, strict=True)):
             word = self.beat_addr(n) - self.beat_addr(n) % self.bus_bytes
             for lane in range(self.bus_bytes):
                 if strb >> lane & 1:

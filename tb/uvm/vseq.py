@@ -187,8 +187,8 @@ class RunProgramVseq(uvm_sequence):
         """[lo, hi) of every byte a LOAD of INP/WGT/ACC/ACC_8BIT reads (no instructions or uops,
         whose corruption could hang the program instead of changing its data)."""
         return [(a, a + n) for i, fp in enumerate(p.check.footprints)
-                if p.check.insns[i] and p.check.insns[i]["opcode"] == Opcode.LOAD
-                and p.check.insns[i]["memory_type"] in DATA_TYPES for a, n in fp.dram_reads]
+                if (insn := p.check.insns[i]) and insn["opcode"] == Opcode.LOAD
+                and insn["memory_type"] in DATA_TYPES for a, n in fp.dram_reads]
 
     def bus_errors(self, p: Prepared) -> BusErrorPlan:
         """The error responses the job's fault asks the memory to give (tb/uvm/faults.py)."""
@@ -218,9 +218,12 @@ class RunProgramVseq(uvm_sequence):
         if self.job.fault == "unrequested-slverr":
             mem.target.fail_reads = self.data_reads(p)[:1]
         cfg = p.vector.config
-        self.env.stray.allowed = AllowedWrites(
-            p.check.dram_write_ranges(),
-            lambda i: disasm_insn(cfg, p.check.insns[i]) if p.check.insns[i] else "?")
+
+        def describe(i: int) -> str:
+            insn = p.check.insns[i]
+            return disasm_insn(cfg, insn) if insn else "?"
+
+        self.env.stray.allowed = AllowedWrites(p.check.dram_write_ranges(), describe)
         self.env.stray.report = lambda msg: self.verdict.fail("stray-write", msg)
         self.dut.tb_fault.value = fault_of(self.job.fault).code
 
@@ -339,8 +342,9 @@ class RunProgramVseq(uvm_sequence):
         names = []
         for i, fp in enumerate(p.check.footprints):
             ranges = fp.dram_writes if event.channel == "B" else fp.dram_reads
-            if p.check.insns[i] and any(a < hi and lo < a + n for a, n in ranges):
-                names.append(f"#{i} {disasm_insn(cfg, p.check.insns[i])}")
+            insn = p.check.insns[i]
+            if insn and any(a < hi and lo < a + n for a, n in ranges):
+                names.append(f"#{i} {disasm_insn(cfg, insn)}")
         if not names:
             return "no instruction of the program (the access lies outside every footprint)"
         more = f" and {len(names) - 3} more" if len(names) > 3 else ""

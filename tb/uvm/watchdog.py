@@ -17,7 +17,7 @@ instruction it is on (disassembled) and what it waits for, from the RTL's status
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from models.config import VtaConfig
 from models.isa import MemType, Opcode
@@ -30,9 +30,10 @@ BACKSTOP_GRACE = 60.0  # seconds past --timeout after which a simulator that nev
 
 
 def _mem_cost(cfg: VtaConfig, insn: Mapping[str, int]) -> int:
-    elem = {MemType.UOP: cfg.uop_bytes, MemType.INP: cfg.inp_bytes, MemType.WGT: cfg.wgt_bytes,
-            MemType.ACC: cfg.acc_bytes, MemType.ACC_8BIT: cfg.acc8_bytes,
-            MemType.OUT: cfg.out_bytes}.get(insn["memory_type"], cfg.acc_bytes)
+    elem_bytes: dict[int, int] = {MemType.UOP: cfg.uop_bytes, MemType.INP: cfg.inp_bytes,
+                                  MemType.WGT: cfg.wgt_bytes, MemType.ACC: cfg.acc_bytes,
+                                  MemType.ACC_8BIT: cfg.acc8_bytes, MemType.OUT: cfg.out_bytes}
+    elem = elem_bytes.get(insn["memory_type"], cfg.acc_bytes)
     rows = insn["y_size"] + insn.get("y_pad_0", 0) + insn.get("y_pad_1", 0)
     cols = insn["x_size"] + insn.get("x_pad_0", 0) + insn.get("x_pad_1", 0)
     if insn["x_size"] == 0:
@@ -47,7 +48,7 @@ def _loop_cost(insn: Mapping[str, int]) -> int:
     return insn["iter_out"] * insn["iter_in"] * uops * 2 + 16
 
 
-def cycle_bound(cfg: VtaConfig, insns: list[Mapping[str, int]], slowdown: int) -> int:
+def cycle_bound(cfg: VtaConfig, insns: Sequence[Mapping[str, int]], slowdown: int) -> int:
     """Cycles within which a correct DUT must raise DONE for this program and profile."""
     work = 0
     for insn in insns:
@@ -73,7 +74,7 @@ def _quiet_cost(insn: Mapping[str, int]) -> int:
     return 0
 
 
-def stall_window(insns: list[Mapping[str, int]], slowdown: int) -> int:
+def stall_window(insns: Sequence[Mapping[str, int]], slowdown: int) -> int:
     """Cycles without any progress after which a DUT running this program has stopped."""
     quiet = max((_quiet_cost(i) for i in insns), default=0)
     return (STALL_BASE + 2 * quiet) * slowdown
