@@ -12,6 +12,8 @@
 //   5 move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
 //   6 drive AWADDR to X while AWVALID      (protocol: X on a valid channel; 4-state sims)
 //   7 never let a read address through     (watchdog: the read path deadlocks, no progress)
+//   8 hang the simulator itself: a zero-delay loop, as a combinational loop can; Python
+//     never runs again, so only the runner's --timeout backstop (SIGALRM) ends it
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -135,6 +137,10 @@ module vta_axi_fault #(
     wire f_4k    = tb_fault == 4'd5;
     wire f_xaddr = tb_fault == 4'd6;
     wire f_arstuck = tb_fault == 4'd7;
+
+    always @(posedge ap_clk) begin : sim_hang
+        while (tb_fault == 4'd8) begin end
+    end
 
     wire [ADDR_W-1:0] aw_near_4k = {dm_awaddr[ADDR_W-1:12], 12'hFF8};
     wire [ADDR_W-1:0] aw_faulty  = f_flip ? (dm_awaddr ^ FLIP) : f_4k ? aw_near_4k : dm_awaddr;

@@ -22,6 +22,9 @@ class Fault:
     #: or "unrequested" (the memory model fails on the first data LOAD's bytes, so
     #: cocotbext-axi answers SLVERR by itself: an error response the test did not inject)
     bus_error: tuple[str, str] | None = None
+    #: hangs the simulator itself: only meaningful with --timeout, whose backstop ends it,
+    #: so it is not among the negative jobs and the runner refuses it without --timeout
+    needs_timeout: bool = False
 
 
 #: Error probability per read beat / written byte run of the "random" bus-error fault.
@@ -38,6 +41,8 @@ FAULTS: dict[str, Fault] = {
     "aw-x": Fault(6, "protocol", four_state=True),
     # every program deadlocks on its first read: the stall window, not the bound, must end it
     "ar-stuck": Fault(7, "watchdog"),
+    # the runner kills the process (SIGALRM) and records the job as an "error"
+    "sim-hang": Fault(8, "error", needs_timeout=True),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),

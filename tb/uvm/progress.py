@@ -11,6 +11,7 @@ silent for longer than that.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -18,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-INTERVAL = 10.0  # seconds between progress lines (the "at least every 10 s")
+#: Seconds between progress lines (a long run is never silent for longer); the environment
+#: variable VTA_PROGRESS_INTERVAL overrides it.
+INTERVAL = float(os.environ.get("VTA_PROGRESS_INTERVAL", "10"))
 POLL = 1.0  # seconds between reads of the results files (notes are printed this fast)
 
 
@@ -108,7 +111,7 @@ class Progress:
         r = plan.last
         if not r:
             return f"{head}; {plan.current} running for {wall:.0f} s"
-        eta = f", ~{r['eta']} s left" if r.get("eta") is not None else ""
+        eta = f", at most ~{r['eta']:,} s left" if r.get("eta") is not None else ""
         return (f"{head}; {plan.current}: {r['cycles']:,} cycles, {r['dispatched']}/{r['insns']} "
                 f"insns dispatched, {r['completed']} completed, {r['rate']:,} cycles/s{eta} "
                 f"({wall:.0f} s so far)")

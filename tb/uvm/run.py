@@ -107,7 +107,7 @@ def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
     """
     jobs = []
     for name, f in FAULTS.items():
-        if name == "none" or (f.four_state and sim != "icarus"):
+        if name == "none" or (f.four_state and sim != "icarus") or f.needs_timeout:
             continue
         vector = ROOT / "vectors" / f.vector
         config = config_name(load_vector(vector).config)
@@ -123,8 +123,16 @@ def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
 
 
 def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
-    if args.vector:
-        return vector_jobs(find_vectors(args.vector), args.profile, args.seed)
+    jobs = tests_jobs(args) if not args.vector else \
+        vector_jobs(find_vectors(args.vector), args.profile, args.seed)
+    if args.fault:
+        for _, job in jobs:
+            job.fault = args.fault
+    return jobs
+
+
+def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
+    """The jobs of --test (all of them by default)."""
     config = args.config or "small"
     tests = [args.test] if args.test and args.test != "all" else \
         ["directed", "random", "regmap", "reset", "back2back"]
@@ -139,9 +147,6 @@ def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
             jobs += negative_jobs(args.seed, args.sim)
         else:
             jobs += special_jobs(test, config, args.seed, args.profile)
-    if args.fault:
-        for _, job in jobs:
-            job.fault = args.fault
     return jobs
 
 
@@ -329,6 +334,9 @@ def prepare_env() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.fault and FAULTS[args.fault].needs_timeout and not args.timeout:
+        print(f"error: --fault {args.fault} hangs the simulator; it needs --timeout", file=sys.stderr)
+        return 2
     prepare_env()
     t0 = time.perf_counter()
     try:

@@ -33,7 +33,7 @@ from tb.uvm.regs import AXI_STATUS, COUNTERS, CTRL, CYCLES, DONE, ERROR, PROGRES
 from tb.uvm.status import diagnose
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
-from tb.uvm.watchdog import cycle_bound, stall_window
+from tb.uvm.watchdog import cycle_bound, stall_window, work_estimate
 
 DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
 POLL_GAP = 16  # cycles between CTRL polls: DONE is seen at most this late
@@ -69,6 +69,7 @@ class Prepared:
     check: CheckReport
     bound: int  # cycles from launch to DONE (tb/uvm/watchdog.py)
     stall: int  # cycles without progress after which the DUT has stopped
+    expected: int  # cycles the work takes without backpressure (an over-estimate)
     info: dict = field(default_factory=dict)
 
 
@@ -168,7 +169,8 @@ class RunProgramVseq(uvm_sequence):
         slowdown = SLOWDOWN[self.job.profile]
         bound = cycle_bound(cfg, insns, slowdown)
         self.note_long_run(bound)
-        return Prepared(v, insns, expect, result, check, bound, stall_window(insns, slowdown))
+        return Prepared(v, insns, expect, result, check, bound, stall_window(insns, slowdown),
+                        work_estimate(cfg, insns))
 
     def note_long_run(self, bound: int) -> None:
         """Say before it starts if the program may take longer than LONG_RUN to simulate."""
@@ -244,12 +246,11 @@ class RunProgramVseq(uvm_sequence):
 
         def report(cycles: int, values: tuple[int, ...]) -> None:
             wall = time.perf_counter() - t0
-            completed = sum(values[1:4])
-            eta = wall * (total - completed) / completed if completed else None
-            self.verdict.progress(cycles=cycles, dispatched=values[0], completed=completed,
-                                  insns=total, wall=round(wall, 1),
-                                  rate=round(cycles / wall) if wall else 0,
-                                  eta=round(eta) if eta is not None else None)
+            rate = cycles / wall if wall else 0
+            left = p.expected * SLOWDOWN[self.job.profile] - cycles  # an over-estimate
+            self.verdict.progress(cycles=cycles, dispatched=values[0], completed=sum(values[1:4]),
+                                  insns=total, wall=round(wall, 1), rate=round(rate),
+                                  eta=round(left / rate) if rate and left > 0 else None)
 
         t0 = time.perf_counter()
         poll = WatchDoneSeq("poll", self.dut.ap_clk, lambda: self.env.sampler.cycle, limits,
