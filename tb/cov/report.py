@@ -13,12 +13,12 @@ bin is neither hit nor waived, or a figure is under its sign-off target.
 """
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import sys
 from pathlib import Path
 
+from models.argtypes import OneLineParser
 from tb.cov import codecov, data, testplan, waivers
 from tb.cov.points import POINTS
 
@@ -185,7 +185,7 @@ def meets_targets(summary: dict) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tb.cov.report", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m tb.cov.report", description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, required=True, help="per-test .json/.dat and run.json")
     p.add_argument("--out", type=Path, required=True, help="report directory (index.html, summary.json)")
     p.add_argument("--waivers", type=Path, default=waivers.WAIVERS)

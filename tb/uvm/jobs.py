@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tb.uvm.faults import fault
 from tb.uvm.profiles import check_profile
+from tb.uvm.verdict import KINDS
 
 MODES = ("program", "regmap", "reset-mid")
 
@@ -36,8 +37,22 @@ class Job:
     expect_kind: str = ""  # failure kind a negative job must end with (else from fault/deadlock)
 
     def __post_init__(self) -> None:
+        """Refuse values no job can have (a saved tb_uvm.json is read back through here)."""
+        types = {"name": str, "mode": str, "seed": int, "profile": str, "fault": str,
+                 "reset": bool, "deadlock": bool, "expect_kind": str}
+        for key, kind in types.items():
+            value = getattr(self, key)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"job {self.name!r}: {key} must be a {kind.__name__}, got {value!r}")
+        if self.vector is not None and not isinstance(self.vector, str):
+            raise ValueError(f"job {self.name!r}: vector must be a path string, got {self.vector!r}")
+        if self.seed < 0:
+            raise ValueError(f"job {self.name!r}: seed {self.seed} is negative")
         if self.mode not in MODES:
-            raise ValueError(f"job {self.name}: unknown mode {self.mode!r}")
+            raise ValueError(f"job {self.name!r}: unknown mode {self.mode!r} (one of {', '.join(MODES)})")
+        if self.expect_kind and self.expect_kind not in KINDS:
+            raise ValueError(f"job {self.name!r}: expect_kind {self.expect_kind!r} is not a failure kind "
+                             f"({', '.join(KINDS)})")
         check_profile(self.profile)
         fault(self.fault)
 
@@ -83,3 +98,34 @@ def draw_random(seed: int) -> tuple[str, str]:
     config = rng.choices([c for c, _ in RANDOM_CONFIGS], [w for _, w in RANDOM_CONFIGS])[0]
     profile = rng.choices([p for p, _ in RANDOM_PROFILES], [w for _, w in RANDOM_PROFILES])[0]
     return config, profile
+
+
+#: Keys of a saved failure's tb_uvm.json (written by PlanTest.save_failure and the runner).
+SAVED_KEYS = {"sim", "config", "job", "repro", "failures"}
+
+
+def load_saved_job(path: Path) -> Job:
+    """The job of a saved failure's tb_uvm.json, validated: every error names the file."""
+    try:
+        raw = json.loads(path.read_text())
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("job"), dict):
+        raise ValueError(f"{path}: must be an object with a 'job' object (tb/uvm/README.md, Triage)")
+    unknown = set(raw) - SAVED_KEYS
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(SAVED_KEYS))})")
+    fields = set(Job.__dataclass_fields__)
+    unknown = set(raw["job"]) - fields
+    if unknown:
+        raise ValueError(f"{path}: job: unknown key(s) {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(fields))})")
+    if "name" not in raw["job"]:
+        raise ValueError(f"{path}: job: missing key 'name'")
+    try:
+        return Job(**raw["job"])
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None

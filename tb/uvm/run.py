@@ -26,9 +26,9 @@ from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
-from tb.uvm.build import TIMESCALE, TOPLEVEL, build
+from tb.uvm.build import TIMESCALE, TOPLEVEL, BuildError, build
 from tb.uvm.faults import FAULTS
-from tb.uvm.jobs import Job, Plan, draw_random
+from tb.uvm.jobs import Job, Plan, draw_random, load_saved_job
 from tb.uvm.profiles import PROFILES
 from tb.uvm.programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.progress import Progress
@@ -43,6 +43,10 @@ FAILURES = ROOT / "build" / "failures"
 MAX_RESTARTS = 5
 MESSAGE_LINES = 14  # of a failure message printed in the summary
 DEFAULT_RANDOM_COUNT = 10
+
+
+class UsageError(ValueError):
+    """An argument that cannot be used (its message is the one-line error)."""
 
 
 def config_name(cfg: VtaConfig) -> str:
@@ -64,11 +68,14 @@ def vector_jobs(dirs: list[Path], profile: str | None, seed: int) -> list[tuple[
         cfg = config_name(load_vector(d).config)
         side = d / "tb_uvm.json"
         if side.exists():
-            saved = json.loads(side.read_text())["job"]
-            saved.update(vector=str(d.resolve()), name=f"{saved['name']}-repro")
+            try:
+                saved = load_saved_job(side)
+            except ValueError as exc:
+                raise VectorError(str(exc)) from None
+            saved.vector, saved.name = str(d.resolve()), f"{saved.name}-repro"
             if profile:
-                saved["profile"] = profile
-            out.append((cfg, Job(**saved)))
+                saved.profile = profile
+            out.append((cfg, saved))
         else:
             prof = profile or "none"
             out.append((cfg, Job(f"vec-{d.name}-{prof}", vector=str(d.resolve()), seed=seed,
@@ -127,7 +134,8 @@ def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
         vector_jobs(find_vectors(args.vector), args.profile, args.seed)
     if args.fault:
         for _, job in jobs:
-            job.fault = args.fault
+            if job.mode != "regmap":  # its launch program is the flow's own, never faulted
+                job.fault = args.fault
     return jobs
 
 
@@ -340,17 +348,22 @@ def main(argv: list[str] | None = None) -> int:
     prepare_env()
     t0 = time.perf_counter()
     try:
+        if args.junit and not Path(args.junit).resolve().parent.is_dir():
+            raise UsageError(f"--junit {args.junit}: its directory does not exist")
         jobs = choose_jobs(args)
         for config in {cfg for cfg, _ in jobs}:
             load_config(config)
-    except (ConfigError, VectorError) as exc:  # bad --config or --vector: one line, no traceback
+        results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout)
+        print(summary_table(results))
+        print_failures(results)
+        if args.junit:
+            Path(args.junit).write_text(junit_xml(results))
+    except (ConfigError, VectorError, BuildError, UsageError) as exc:  # one line, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout)
-    print(summary_table(results))
-    print_failures(results)
-    if args.junit:
-        Path(args.junit).write_text(junit_xml(results))
+    except OSError as exc:  # an unwritable output or work directory
+        print(f"error: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
+        return 2
     bad = sum(not r["passed"] for r in results)
     print(f"\n{len(results) - bad} passed, {bad} failed in {time.perf_counter() - t0:.1f} s")
     return 1 if bad else 0

@@ -1,0 +1,146 @@
+"""Bad input to the testbench's commands and to make: one line naming what is wrong, exit 2.
+
+The cases run the real commands (`make ...`, `python -m tb.uvm.run ...`, the benches and the
+coverage tools) with one bad argument, file or environment each; the table is counted in
+the README's robustness table (tb/tests/test_robustness_table.py). Nothing here simulates:
+every case must be refused before a simulator starts.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from models.tests.badinput import Case, check
+from models.vector import load_vector, save_vector
+from tb.runner import ROOT
+
+GEMM = ROOT / "vectors" / "gemm_basic"
+
+
+def saved_failure(sidecar: object) -> Callable[[Path], None]:
+    """A copy of a directed vector with the given tb_uvm.json beside it (text or object)."""
+    def setup(tmp: Path) -> None:
+        save_vector(load_vector(GEMM), tmp / "fail")
+        text = sidecar if isinstance(sidecar, str) else json.dumps(sidecar)
+        (tmp / "fail" / "tb_uvm.json").write_text(text)
+    return setup
+
+
+def job(**overrides: object) -> dict:
+    return {"sim": "icarus", "config": "small",
+            "job": {"name": "random-s5-heavy", "seed": 5, "profile": "heavy", **overrides}}
+
+
+def knob(name: str, value: str, rule: str) -> Case:
+    return Case("make: bad knob", f"make-{name}={value}", ("make", "sim", f"{name}={value}"),
+                f"{name}={value}: {rule}")
+
+
+def run(*args: str) -> tuple[str, ...]:
+    return ("python", "-m", "tb.uvm.run", "--sim", "icarus", *args)
+
+
+def file_in_the_way(tmp: Path) -> None:
+    (tmp / "file").write_text("not a directory\n")
+
+
+SIDE = "tb_uvm.json beside a vector"
+CASES = [
+    knob("SEED", "-1", "must be a non-negative integer"),
+    knob("SEED", "seven", "must be a non-negative integer"),
+    knob("COUNT", "0", "must be a positive integer"),
+    knob("COUNT", "-3", "must be a positive integer"),
+    knob("JOBS", "0", "must be a positive integer"),
+    knob("WAVES", "2", "must be 0 or 1"),
+    knob("WAVES", "yes", "must be 0 or 1"),
+    knob("SMOKE", "true", "must be 0 or 1"),
+    knob("SIM", "modelsim", "must be icarus, verilator or all"),
+    knob("TIMEOUT", "5m", "must be a positive number of seconds"),
+    Case("make: bad knob", "make-vector-missing", ("make", "sim", "VECTOR=/nonexistent/vec"),
+         r"^error: /nonexistent/vec: neither a vector"),
+    Case("make: bad knob", "make-config-unknown", ("make", "sim", "CONFIG=huge"), r"^error: .*huge"),
+    Case("testbench: bad argument", "count-zero", run("--count", "0"),
+         r"argument --count: 0 must be 1 or more"),
+    Case("testbench: bad argument", "seed-negative", run("--seed", "-1"),
+         r"argument --seed: -1 is negative"),
+    Case("testbench: bad argument", "jobs-zero", run("--jobs", "0"), r"argument --jobs: 0 must be 1"),
+    Case("testbench: bad argument", "timeout-negative", run("--timeout", "-5"),
+         r"argument --timeout: -5 must be more than 0"),
+    Case("testbench: bad argument", "profile-unknown", run("--profile", "slow"),
+         r"argument --profile: invalid choice: 'slow'"),
+    Case("testbench: bad argument", "fault-unknown", run("--fault", "melt"),
+         r"argument --fault: invalid choice: 'melt'"),
+    Case("testbench: bad argument", "hang-fault-without-timeout", run("--fault", "sim-hang"),
+         r"^error: --fault sim-hang hangs the simulator; it needs --timeout$"),
+    Case("testbench: bad argument", "junit-dir-missing", run("--junit", "{tmp}/no/such/dir/r.xml"),
+         r"^error: --junit .*/no/such/dir/r.xml: its directory does not exist$"),
+    Case("testbench: bad argument", "cov-count-zero",
+         ("python", "-m", "tb.cov.run", "--count", "0"), r"argument --count: 0 must be 1 or more"),
+    Case("testbench: bad argument", "bench-seed-negative",
+         ("python", "-m", "tb.uvm.bench", "--seed", "-4"), r"argument --seed: -4 is negative"),
+    Case("testbench: bad argument", "bench-rtl-sim-unknown",
+         ("python", "-m", "tb.bench_rtl", "--sim", "vcs"), r"argument --sim: invalid choice: 'vcs'"),
+    Case(SIDE, "sidecar-bad-json", run("--vector", "{tmp}/fail"),
+         r"^error: .*fail/tb_uvm.json: not valid JSON", setup=saved_failure("{not json")),
+    Case(SIDE, "sidecar-not-an-object", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: must be an object with a 'job' object", setup=saved_failure([1, 2])),
+    Case(SIDE, "sidecar-unknown-key", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: unknown key\(s\) speed", setup=saved_failure({**job(), "speed": 3})),
+    Case(SIDE, "sidecar-job-unknown-key", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: job: unknown key\(s\) colour", setup=saved_failure(job(colour="red"))),
+    Case(SIDE, "sidecar-job-without-name", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: job: missing key 'name'",
+         setup=saved_failure({"job": {"seed": 1}})),
+    Case(SIDE, "sidecar-bad-profile", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: .*unknown backpressure profile 'slow'", setup=saved_failure(job(profile="slow"))),
+    Case(SIDE, "sidecar-negative-seed", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: job 'random-s5-heavy': seed -2 is negative", setup=saved_failure(job(seed=-2))),
+    Case(SIDE, "sidecar-seed-not-int", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: job 'random-s5-heavy': seed must be a int, got '5'",
+         setup=saved_failure(job(seed="5"))),
+    Case(SIDE, "sidecar-bad-mode", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: job 'random-s5-heavy': unknown mode 'fast'", setup=saved_failure(job(mode="fast"))),
+    Case(SIDE, "sidecar-bad-expect-kind", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: .*expect_kind 'crash' is not a failure kind",
+         setup=saved_failure(job(expect_kind="crash"))),
+    Case(SIDE, "sidecar-bad-fault", run("--vector", "{tmp}/fail"),
+         r"tb_uvm.json: unknown fault 'melt'", setup=saved_failure(job(fault="melt"))),
+]
+
+#: Cases that need their own environment: a build directory that cannot be written, a
+#: simulator missing from PATH. The build root is fresh, so a build would be attempted.
+ENV_CASES = [
+    (Case("build: unusable directory or tool", "build-root-read-only",
+          run("--vector", str(GEMM)), r"^error: /sys/vta-build.*cannot write the build directory: "),
+     {"VTA_BUILD_ROOT": "/sys/vta-build/sim"}),
+    (Case("build: unusable directory or tool", "build-root-under-a-file",
+          run("--vector", str(GEMM)), r"^error: .*/file/sim.*cannot write the build directory: "
+                                      r"Not a directory", setup=file_in_the_way),
+     {"VTA_BUILD_ROOT": "{tmp}/file/sim"}),
+    (Case("build: unusable directory or tool", "simulator-missing",
+          run("--vector", str(GEMM)), r"^error: icarus: 'iverilog' not found on PATH"),
+     {"VTA_BUILD_ROOT": "{tmp}/build", "PATH": str(Path(sys.executable).parent)}),
+]
+
+
+def _env(extra: dict[str, str], tmp: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env.update({k: v.replace("{tmp}", str(tmp)) for k, v in extra.items()})
+    return env
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_bad_input(case: Case, tmp_path: Path) -> None:
+    check(case, tmp_path, _env({}, tmp_path))
+
+
+@pytest.mark.parametrize("case, env", ENV_CASES, ids=lambda c: c.name if isinstance(c, Case) else "")
+def test_bad_environment(case: Case, env: dict[str, str], tmp_path: Path) -> None:
+    assert shutil.which("iverilog"), "the suite's bootstrap installs iverilog"
+    check(case, tmp_path, _env(env, tmp_path))
