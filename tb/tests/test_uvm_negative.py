@@ -25,7 +25,7 @@ EXPECTED = {
                               "waits for a C2S token", "on insn #2: FINISH",
                               "waits for an S2C token"]),
     "fault-ar-stuck": ("watchdog", ["no DONE and no progress for 4096 cycles",
-                                    "fetch   : 0 of", "read bursts outstanding"]),
+                                    "fetch   : 0 of", "1 read and 0 write bursts outstanding"]),
     "no-compare": ("no-compare", ["compared zero bytes"]),
     "fault-slverr-read": ("bus-error", ["SLVERR on R at cycle", "read beat 0 at", "issued by insn #",
                                         "LOAD", "The DUT flagged it: CTRL = 0x", "ERROR)",
