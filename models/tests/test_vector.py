@@ -95,3 +95,63 @@ def test_find_vectors(tmp_path: Path) -> None:
     for bad in (tmp_path / "empty", tmp_path / "missing"):
         with pytest.raises(VectorError, match=f"{bad}: neither a vector"):
             find_vectors([bad])
+
+
+# --- init images shorter than what is read from them ----------------------------------
+def _alu_add(tmp_path: Path) -> Path:
+    """A copy of the committed alu_add vector (insns.bin at 0x2000, 17 instructions)."""
+    import shutil
+    src = Path(__file__).resolve().parents[2] / "vectors" / "alu_add"
+    return Path(shutil.copytree(src, tmp_path / "alu_add"))
+
+
+def test_insn_count_beyond_the_instruction_image(tmp_path: Path) -> None:
+    path = _alu_add(tmp_path)
+    (path / "insns.bin").write_bytes((path / "insns.bin").read_bytes()[:16 * 16])
+    with pytest.raises(VectorError) as info:
+        load_vector(path)
+    text = str(info.value)
+    assert str(path / "manifest.json") in text and "insn_count 17" in text
+    assert "init[3] ('insns.bin', [0x2000, 0x2100))" in text
+    assert "bytes [0x2100, 0x2110) (instruction 16) are in no init image" in text
+
+
+def test_instructions_in_no_init_image(tmp_path: Path) -> None:
+    path = _write(tmp_path, {**BASE, "insn_addr": 0x100, "insn_count": 2})
+    with pytest.raises(VectorError, match=r"insn_count 2: .*\[0x100, 0x120\).* but no init image holds them"):
+        load_vector(path)
+
+
+def test_instructions_may_span_adjacent_images(tmp_path: Path) -> None:
+    manifest = {**BASE, "insn_addr": 0, "insn_count": 2,
+                "init": [{"addr": 0, "file": "a.bin"}, {"addr": 20, "file": "b.bin"}]}
+    files = {"a.bin": bytes(20), "b.bin": bytes(12)}
+    assert load_vector(_write(tmp_path, manifest, files)).insn_count == 2
+    manifest["insn_count"] = 3
+    with pytest.raises(VectorError, match=r"run beyond the end of init\[1\] \('b.bin', \[0x14, 0x20\)\)"):
+        load_vector(_write(tmp_path, manifest, files))
+
+
+def test_load_reading_past_the_end_of_its_image(tmp_path: Path) -> None:
+    from models.checker import check_vector
+    path = _alu_add(tmp_path)
+    (path / "acc_src.bin").write_bytes((path / "acc_src.bin").read_bytes()[:60])
+    vector = load_vector(path)  # the image's length alone is no error: the LOAD's range is
+    with pytest.raises(VectorError) as info:
+        check_vector(vector)
+    text = str(info.value)
+    assert str(path / "manifest.json") in text
+    assert "init[1] ('acc_src.bin', [0xc0a0, 0xc0dc)) is shorter than what insn 2 (LOAD ACC" in text
+    assert "reads DRAM [0xc0a0, 0xc0e0)" in text and "bytes [0xc0dc, 0xc0e0) are in no init image" in text
+
+
+def test_reading_dram_no_image_covers_is_legal(tmp_path: Path) -> None:
+    from models.checker import check_vector
+    from models.executor import run_vector
+    path = _alu_add(tmp_path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["init"] = [e for e in manifest["init"] if e["file"] != "acc_src.bin"]
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    vector = load_vector(path)
+    assert check_vector(vector).ok  # acc_src's LOAD now reads zeros
+    run_vector(vector)
