@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from models.config import ConfigError, VtaConfig
+from models.config import ConfigError, VtaConfig, read_json
 from models.dram import ADDR_LIMIT, Dram
 
 FORMAT = "vta-vector-1"
@@ -128,9 +128,13 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
         if not isinstance(entry, dict) or set(entry) != {"addr", "file"}:
             raise VectorError(f"{at}: must be an object with exactly the keys 'addr' and 'file'")
         addr = _int(entry["addr"], f"{at}.addr")
-        if not isinstance(entry["file"], str):
-            raise VectorError(f"{at}.file: must be a relative path string")
-        path = root / entry["file"]
+        name = entry["file"]
+        if not isinstance(name, str) or not name:
+            raise VectorError(f"{at}.file: must be a non-empty relative path string")
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise VectorError(f"{at}.file: '{name}' must be a path inside the vector directory "
+                              f"(relative, without '..')")
+        path = root / name
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -142,24 +146,31 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
     return out
 
 
-def _check_overlap(images: list[Image], manifest: Path) -> None:
+def _check_overlap(images: list[Image], manifest: Path, what: str = "init") -> None:
     spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images))
     for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:], strict=False):
         if b0 < a1:
-            raise VectorError(f"{manifest}: init[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
-                              f"overlaps init[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+            raise VectorError(f"{manifest}: {what}[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
+                              f"overlaps {what}[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+
+
+def _not_a_directory(path: Path) -> str:
+    """Why a path that should be a directory is not one."""
+    if path.exists():
+        return "not a directory"
+    if path.is_symlink():
+        return "a dangling or looping symbolic link"
+    return "no such directory"
 
 
 def load_vector(directory: str | Path) -> Vector:
     """Read and validate DIR/manifest.json and the files it names."""
     root = Path(directory)
     manifest = root / "manifest.json"
-    try:
-        raw = json.loads(manifest.read_text())
-    except FileNotFoundError:
-        raise VectorError(f"{manifest}: no manifest.json in vector directory '{root}'") from None
-    except json.JSONDecodeError as exc:
-        raise VectorError(f"{manifest}: not valid JSON: {exc}") from None
+    if not root.is_dir():
+        raise VectorError(f"{root}: {_not_a_directory(root)}; a vector is a directory holding "
+                          f"manifest.json")
+    raw = read_json(manifest, VectorError, f"{manifest}: no manifest.json in vector directory '{root}'")
     if not isinstance(raw, dict):
         raise VectorError(f"{manifest}: the manifest must be a JSON object")
     unknown = set(raw) - KEYS
@@ -184,6 +195,8 @@ def load_vector(directory: str | Path) -> Vector:
     init = _images(raw["init"], root, f"{manifest}: init")
     _check_overlap(init, manifest)
     expect = _images(raw["expect"], root, f"{manifest}: expect") if "expect" in raw else None
+    if expect:
+        _check_overlap(expect, manifest, "expect")
     insn_addr = _int(raw["insn_addr"], f"{manifest}: insn_addr")
     insn_count = _int(raw["insn_count"], f"{manifest}: insn_count", 0, 1 << 32)
     if insn_addr + 16 * insn_count > ADDR_LIMIT:
@@ -228,6 +241,7 @@ def save_vector(vector: Vector, directory: str | Path) -> Path:
         entries = []
         for n, img in enumerate(images):
             name = img.file or f"{prefix}{n}.bin"
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(img.data)
             entries.append({"addr": img.addr, "file": name})
         return entries
@@ -250,7 +264,10 @@ def find_vectors(paths: Iterable[str | Path]) -> list[Path]:
     directory below one; a path that is neither, or holds none, is an error."""
     out: list[Path] = []
     for path in map(Path, paths):
-        if (path / "manifest.json").is_file():
+        if path.exists() and not path.is_dir():
+            raise VectorError(f"{path}: not a directory; expected a vector (a directory "
+                              f"holding manifest.json) or a directory of vectors")
+        if (path / "manifest.json").exists():
             out.append(path)
             continue
         found = sorted(m.parent for m in path.rglob("manifest.json")) if path.is_dir() else []

@@ -57,6 +57,11 @@ BASE = {"format": "vta-vector-1", "insn_addr": 0, "insn_count": 0, "init": [{"ad
     ({"bases": {"foo": 1}}, "bases must be an object"),
     ({"expect": {"addr": 0}}, "expect: must be a list"),
     ({"surprise": 1}, "unknown key(s) surprise"),
+    ({"init": [{"addr": 0, "file": "/etc/hostname"}]}, "init[0].file: '/etc/hostname' must be a path inside"),
+    ({"init": [{"addr": 0, "file": "../a.bin"}]}, "init[0].file: '../a.bin' must be a path inside"),
+    ({"init": [{"addr": 0, "file": ""}]}, "init[0].file: must be a non-empty relative path"),
+    ({"expect": [{"addr": 0, "file": "a.bin"}, {"addr": 3, "file": "a.bin"}]},
+     "expect[0] ('a.bin', [0x0, 0x4)) overlaps expect[1]"),
 ])
 def test_malformed_manifest_names_entry(tmp_path: Path, change: dict, message: str) -> None:
     path = _write(tmp_path, {**BASE, **change})
@@ -71,8 +76,27 @@ def test_missing_key_and_missing_manifest(tmp_path: Path) -> None:
     del manifest["insn_count"]
     with pytest.raises(VectorError, match="missing required key 'insn_count'"):
         load_vector(_write(tmp_path / "a", manifest))
+    with pytest.raises(VectorError, match="no such directory; a vector is a directory holding manifest.json"):
+        load_vector(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
     with pytest.raises(VectorError, match="no manifest.json"):
         load_vector(tmp_path / "empty")
+    (tmp_path / "file").write_text("{}")
+    with pytest.raises(VectorError, match="file: not a directory"):
+        load_vector(tmp_path / "file")
+
+
+@pytest.mark.parametrize("text, message", [
+    (b'{"format": "vta-vector-1", "format": "vta-vector-1"}', "not valid JSON: duplicate key 'format'"),
+    (b'{"description": "\xff"}', "not UTF-8 text (byte 0xff on line 1)"),
+    (b"[" * 100_000 + b"]" * 100_000, "not valid JSON: nested too deeply"),
+    (b'{"insn_addr": ' + b"1" * 5000 + b"}", "not valid JSON: an integer literal has too many digits"),
+])
+def test_unreadable_manifest_is_one_vector_error(tmp_path: Path, text: bytes, message: str) -> None:
+    (tmp_path / "manifest.json").write_bytes(text)
+    with pytest.raises(VectorError) as info:
+        load_vector(tmp_path)
+    assert str(info.value) == f"{tmp_path / 'manifest.json'}: {message}"
 
 
 def test_dram_is_sparse_and_bounded() -> None:
@@ -95,6 +119,9 @@ def test_find_vectors(tmp_path: Path) -> None:
     for bad in (tmp_path / "empty", tmp_path / "missing"):
         with pytest.raises(VectorError, match=f"{bad}: neither a vector"):
             find_vectors([bad])
+    (tmp_path / "file").write_text("{}")
+    with pytest.raises(VectorError, match=f"{tmp_path / 'file'}: not a directory"):
+        find_vectors([tmp_path / "file"])
 
 
 # --- init images shorter than what is read from them ----------------------------------
