@@ -33,6 +33,9 @@ def _read(path: str) -> bytes:
     """The bytes of a file argument; a directory or an unreadable path is a UsageError."""
     if Path(path).is_dir():
         raise UsageError(f"{path}: is a directory, expected a file")
+    if Path(path).exists() and not Path(path).is_file():
+        raise UsageError(f"{path}: not a regular file (a device, FIFO or socket would never end "
+                         f"or block)")
     try:
         return Path(path).read_bytes()
     except OSError as exc:
@@ -79,6 +82,9 @@ def cmd_asm(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     lines = _read_text(args.source)
     data = (assemble_json if args.json else assemble)(cfg, lines, args.source, args.uop)
+    if Path(args.output).exists() and os.path.samefile(args.source, args.output):
+        raise UsageError(f"-o {args.output}: is the source file itself; writing the binary there "
+                         f"would destroy the source")
     _write(args.output, data, "-o")
     return 0
 
@@ -167,7 +173,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from models.stats import collect, format_stats, missing
-    vectors = [load_vector(d) for d in find_vectors(args.dirs)]
+    dirs = {d.resolve(): d for d in find_vectors(args.dirs)}  # a vector named twice counts once
+    vectors = [load_vector(d) for d in dirs.values()]
     hist = collect(vectors)
     print(format_stats(hist))
     gaps = missing(hist)
@@ -253,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     from models.executor import ProgramError
     known = (ConfigError, VectorError, EncodingError, AsmError, DramError, UsageError, ProgramError)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # so that a failing write is reported here, not at exit
+        return status
     except known as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -261,5 +270,17 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (`... | head`): stop quietly, with the status a program killed
         # by SIGPIPE has, since the verdict (0 or 1) was not reached. Python would otherwise
         # print a second BrokenPipeError when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return EXIT_PIPE
+    except OSError as exc:  # the environment, not the input: a full disk, a vanished file
+        if exc.filename is None:
+            _drop_stdout()
+            print(f"error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer to /dev/null, so the exit flush cannot fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -77,6 +77,8 @@ def read_json(path: Path, error: type[ValueError], missing: str | None = None) -
     UTF-8, not JSON, a duplicate key, nesting or a number too large for the parser."""
     if path.is_dir():
         raise error(f"{path}: is a directory, expected a JSON file")
+    if path.exists() and not path.is_file():
+        raise error(f"{path}: not a regular file (a device, FIFO or socket would never end or block)")
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:

@@ -135,6 +135,8 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
             raise VectorError(f"{at}.file: '{name}' must be a path inside the vector directory "
                               f"(relative, without '..')")
         path = root / name
+        if path.exists() and not path.is_file() and not path.is_dir():
+            raise VectorError(f"{at}: '{name}' is not a regular file (a device, FIFO or socket)")
         try:
             data = path.read_bytes()
         except OSError as exc:

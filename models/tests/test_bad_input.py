@@ -33,7 +33,7 @@ DISASM_CFG = "disasm: configuration mismatch"
 BINARY = "disasm: bad binary"
 CONFIG = "config: invalid"
 ASSEMBLY = "assembly: invalid"
-PIPE = "output: closed pipe"
+OUTPUT = "output: closed pipe or full disk"
 
 
 # --- setup helpers ------------------------------------------------------------------------
@@ -87,6 +87,15 @@ def write(rel: str, data: str | bytes) -> Setup:
 
 def mkdir(rel: str) -> Setup:
     return lambda tmp: (tmp / rel).mkdir(parents=True)
+
+
+def fifo(rel: str) -> Setup:
+    def run(tmp: Path) -> None:
+        path = tmp / rel
+        if path.exists():
+            path.unlink()
+        os.mkfifo(path)
+    return run
 
 
 def symlink(rel: str, target: str) -> Setup:
@@ -235,6 +244,11 @@ CASES: list[Case] = [
     Case(MANIFEST, "init file a directory", (*M, "run", V),
          r"init\[3\]: cannot read file 'insns\.bin': Is a directory",
          setup=steps(ALU_ADD, symlink("v/insns.bin", "."))),
+    Case(MANIFEST, "manifest.json a FIFO (would block)", (*M, "check", V),
+         r"v/manifest\.json: not a regular file", setup=steps(ALU_ADD, fifo("v/manifest.json"))),
+    Case(MANIFEST, "init file a symlink to /dev/zero (would never end)", (*M, "run", V),
+         r"init\[2\]: 'uops\.bin' is not a regular file",
+         setup=steps(ALU_ADD, symlink("v/uops.bin", "/dev/zero"))),
     Case(MANIFEST, "init images overlap", (*M, "run", V),
          r"init\[3\] \('insns\.bin', \[0x2000, 0x2110\)\) overlaps init\[\d\]",
          setup=steps(ALU_ADD, manifest(lambda m: m["init"].append({"addr": 0x2100, "file": "uops.bin"})))),
@@ -303,6 +317,19 @@ CASES: list[Case] = [
          r"error: .*: is a directory, expected a file"),
     Case(PATH, "asm source missing", (*M, "asm", "{tmp}/missing.s", "-o", "{tmp}/out.bin"),
          r"missing\.s: cannot read: No such file or directory"),
+    Case(PATH, "asm -o the source itself", (*M, "asm", "{tmp}/f.s", "-o", "{tmp}/f.s"),
+         r"-o .*f\.s: is the source file itself", setup=write("f.s", "FINISH\n")),
+    Case(PATH, "asm -o a symlink to the source", (*M, "asm", "{tmp}/f.s", "-o", "{tmp}/o.bin"),
+         r"-o .*o\.bin: is the source file itself",
+         setup=steps(write("f.s", "FINISH\n"), symlink("o.bin", "f.s"))),
+    Case(PATH, "asm -o /dev/full", (*M, "asm", "{tmp}/f.s", "-o", "/dev/full"),
+         r"-o /dev/full: cannot write: No space left on device", setup=write("f.s", "FINISH\n")),
+    Case(PATH, "asm source /dev/zero (would never end)", (*M, "asm", "/dev/zero", "-o", "{tmp}/o.bin"),
+         r"/dev/zero: not a regular file"),
+    Case(PATH, "disasm a FIFO (would block)", (*M, "disasm", "{tmp}/p"), r"p: not a regular file",
+         setup=fifo("p")),
+    Case(PATH, "stats names one vector three times: counted once",
+         (*M, "stats", VEC, VEC, "vectors/../vectors/alu_add"), r"\n1 vectors; required", exit=0),
     Case(PATH, "disasm a directory that is not a vector", (*M, "disasm", "{tmp}"),
          r"error: .*: a directory but not a vector \(no manifest\.json\)"),
     Case(PATH, "run a regular file", (*M, "run", "{tmp}/f.s"),
@@ -332,6 +359,7 @@ CASES: list[Case] = [
     Case(USAGE, "unknown command", (*M, "assemble"), r"invalid choice: 'assemble'"),
     Case(USAGE, "unknown option", (*M, "run", VEC, "--fast"),
          r"unrecognized arguments: --fast"),
+    Case(USAGE, "bench with an argument", (*M, "bench", "x"), r"unrecognized arguments: x"),
     Case(USAGE, "asm without -o", (*M, "asm", "x.s"), r"models asm: error: .*required: -o/--output"),
 
     # --- disasm of a vector with another configuration ------------------------------------------
@@ -377,6 +405,8 @@ CASES: list[Case] = [
     Case(CONFIG, "--config a misspelt shipped name", (*M, "disasm", "{tmp}/b.bin", "--config", "smal"),
          r"'smal': configuration file not found, and not a shipped configuration \(batch2, default, small\)",
          setup=write("b.bin", bytes(16))),
+    Case(CONFIG, "--config /dev/zero (would never end)", (*M, "config", "/dev/zero"),
+         r"/dev/zero: not a regular file"),
     Case(CONFIG, "--config a JSON list", (*M, "config", "{tmp}/c.json"),
          r"c\.json: a configuration must be a JSON object, got list", setup=write("c.json", "[1]")),
     Case(CONFIG, "--config value out of range", (*M, "config", "{tmp}/c.json"),
@@ -422,12 +452,16 @@ CASES: list[Case] = [
          r"f\.s:1: micro-op lines start with UOP, got 'LOAD'", setup=write("f.s", "LOAD UOP\n")),
 
     # --- the reader of the output goes away ----------------------------------------------------
-    Case(PIPE, "disasm | head -1",
+    Case(OUTPUT, "disasm | head -1",
          ("sh", "-c", f"{sys.executable} -m models disasm {{tmp}}/big.bin | head -1"),
          r"^LOAD UOP\n$", exit=0, setup=BIG_BINARY),
-    Case(PIPE, "disasm --json | head -1", ("sh", "-c", f"{sys.executable} -m models disasm --json "
+    Case(OUTPUT, "disasm --json | head -1", ("sh", "-c", f"{sys.executable} -m models disasm --json "
                                                       f"{{tmp}}/big.bin | head -1"),
          r'^\{"opcode": "LOAD"', exit=0, setup=BIG_BINARY),
+    Case(OUTPUT, "config > /dev/full", ("sh", "-c", f"{sys.executable} -m models config > /dev/full"),
+         r"^error: cannot write to standard output: No space left on device$"),
+    Case(OUTPUT, "disasm > /dev/full", ("sh", "-c", f"{sys.executable} -m models disasm {VEC} > /dev/full"),
+         r"^error: cannot write to standard output: No space left on device$"),
 ]
 
 
