@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from models.argtypes import OneLineParser, nonneg_int, positive_int
+from models.argtypes import OneLineParser, positive_int, seed
 from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
 from models.dram import DramError
 from models.isa import EncodingError
@@ -158,16 +158,17 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from models.gen import generate_many
+    from models.gen import dir_name, generate
+    from models.vector import save_vector
     cfg = load_config(args.config)
     out = _out_dir(args.out, "--out")
-    try:
-        paths = generate_many(args.seed, cfg, args.count, out)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot write {exc.filename or ''}: "
-                         f"{exc.strerror or exc}") from None
-    for path in paths:
-        print(path)
+    for k in range(args.count):  # as generate_many, printing each path once it is written
+        try:
+            path = save_vector(generate(args.seed + k, cfg), out / dir_name(args.seed, k))
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write {exc.filename or ''}: "
+                             f"{exc.strerror or exc}") from None
+        print(path, flush=True)
     return 0
 
 
@@ -232,7 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                "only its own is accepted)")
     p = add("run", cmd_run, "execute a well-formed vector and compare DRAM with its expect")
     p.add_argument("vector")
-    p.add_argument("--schedule", type=nonneg_int, default=None,
+    p.add_argument("--schedule", type=seed, default=None,
                    help="seed of a random token-respecting interleaving (default: program order)")
     p.add_argument("--unchecked", action="store_true",
                    help="run even if the checker finds the program ill-formed (the result is then "
@@ -242,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cmd-queue-depth", type=_depth("CMD_QUEUE_DEPTH"), default=None)
     p.add_argument("--token-queue-depth", type=_depth("TOKEN_QUEUE_DEPTH"), default=None)
     p = add("gen", cmd_gen, "write random well-formed vectors (program k uses seed SEED+k)")
-    p.add_argument("--seed", type=nonneg_int, required=True)
+    p.add_argument("--seed", type=seed, required=True)
     p.add_argument("--count", type=positive_int, default=1)
     p.add_argument("--config", help=cfg_help)
     p.add_argument("--out", required=True)
