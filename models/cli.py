@@ -135,17 +135,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"{vector.path}: refusing to run an ill-formed program (it has no single defined "
               f"result; --unchecked runs it anyway): {check.format()}")
         return EXIT_MISMATCH
-    note = ""
     if not check.ok:
-        note = (f" [ran unchecked: the checker's {len(check.findings)} finding(s) were ignored, "
-                f"so this is one possible result of an ill-formed program]")
+        print(f"{vector.path}: running unchecked: the checker's {len(check.findings)} finding(s) are "
+              f"ignored, so what follows is only one possible result of an ill-formed program",
+              flush=True)
     result = run_vector(vector, schedule=args.schedule)
     if vector.expect is None:
         print(f"{vector.path}: executed {len(result.insns)} instructions; the manifest has no "
-              f"'expect', so the model's output is the reference (nothing to compare){note}")
+              f"'expect', so the model's output is the reference (nothing to compare)")
         return 0
     report = compare_vector(vector, result.dram)
-    print(f"{vector.path}: {report.format()}{note}")
+    print(f"{vector.path}: {report.format()}")
     return 0 if report.ok else EXIT_MISMATCH
 
 
