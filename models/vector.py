@@ -80,6 +80,7 @@ class Coverage:
         spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images)
                        if img.data)
         self.spans = spans  # (lo, hi, image index) of each non-empty image, by address
+        self.starts = [lo for lo, _, _ in spans]
         runs: list[list[int]] = []
         for lo, hi, _ in spans:
             if runs and lo <= runs[-1][1]:
@@ -91,7 +92,7 @@ class Coverage:
 
     def image_at(self, addr: int) -> int | None:
         """Index of the init image holding byte addr, or None."""
-        k = bisect_right([s[0] for s in self.spans], addr) - 1
+        k = bisect_right(self.starts, addr) - 1
         return self.spans[k][2] if k >= 0 and addr < self.spans[k][1] else None
 
     def first_gap(self, lo: int, hi: int) -> tuple[int, int] | None:
