@@ -13,11 +13,17 @@ from typing import NoReturn
 EXIT_USAGE = 2
 
 
+def _show(text: str) -> str:
+    """The argument quoted for a message, cut if it is long (a 5000-digit number)."""
+    return repr(text) if len(text) <= 40 else f"{text[:32]!r}... ({len(text)} characters)"
+
+
 def _int(text: str) -> int:
     try:
         return int(text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        why = "has too many digits" if text.lstrip("+-").isdigit() else "is not an integer"
+        raise argparse.ArgumentTypeError(f"{_show(text)} {why}") from None
 
 
 def nonneg_int(text: str) -> int:
@@ -25,6 +31,14 @@ def nonneg_int(text: str) -> int:
     value = _int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative; must be 0 or more")
+    return value
+
+
+def seed(text: str) -> int:
+    """A random seed: 0 .. 2^64 - 1 (a larger one adds nothing and makes unwieldy names)."""
+    value = nonneg_int(text)
+    if value >> 64:
+        raise argparse.ArgumentTypeError(f"{_show(text)} is too large; a seed is 0 .. 2^64-1")
     return value
 
 
@@ -41,7 +55,7 @@ def positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{_show(text)} is not a number") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"{text} must be more than 0")
     return value

@@ -120,10 +120,32 @@ def to_json_lines(cfg: VtaConfig, data: bytes, uop: bool = False) -> list[str]:
 
 # --- assembly --------------------------------------------------------------------------
 def _number(token: str, where: str) -> int:
-    try:
-        return int(token, 0)
-    except ValueError:
-        raise AsmError(f"{where}: '{token}' is not a number") from None
+    """A decimal or 0x-hex literal, optionally signed (no '_' separators, 0o or 0b forms)."""
+    digits = token.lstrip("+-")
+    hexa = digits[:2].lower() == "0x"
+    body = digits[2:] if hexa else digits
+    valid = "0123456789abcdefABCDEF" if hexa else "0123456789"
+    if len(token) - len(digits) > 1 or not body or any(c not in valid for c in body):
+        raise AsmError(f"{where}: {_show(token)} is not a number (decimal or 0x hex)")
+    value = int(token, 16) if hexa else int(token) if len(body) <= 40 else 1 << 200
+    if abs(value) >> C.INSN_BITS:
+        raise AsmError(f"{where}: {_show(token)} is too large for any field (over {C.INSN_BITS} bits)")
+    return value
+
+
+def _show(token: str) -> str:
+    """A token quoted for an error message: invisible characters escaped, long ones cut."""
+    text = f"'{token}'" if token.isprintable() else repr(token)
+    return text if len(text) <= 40 else f"{text[:32]}...' ({len(token)} characters)"
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise AsmError(f"field {key!r} given twice")
+        out[key] = value
+    return out
 
 
 def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int | None:
@@ -142,14 +164,14 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
         return value
     if uop:
         if head != "UOP":
-            raise AsmError(f"{where}: micro-op lines start with UOP, got '{words[0]}'")
+            raise AsmError(f"{where}: micro-op lines start with UOP, got {_show(words[0])}")
         fields: dict[str, int] = {}
         rest = words[1:]
     else:
         try:
             opcode = Opcode[head]
         except KeyError:
-            raise AsmError(f"{where}: unknown opcode '{words[0]}' "
+            raise AsmError(f"{where}: unknown opcode {_show(words[0])} "
                            f"(one of {', '.join(o.name for o in Opcode)} or .insn)") from None
         fields = {"opcode": opcode.value}
         rest = words[1:]
@@ -166,7 +188,7 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
         elif token in FLAG_WORDS and not uop:
             fields[FLAG_WORDS[token]] = 1
         else:
-            raise AsmError(f"{where}: unexpected word '{token}' (expected name=value or one of "
+            raise AsmError(f"{where}: unexpected word {_show(token)} (expected name=value or one of "
                            f"{', '.join(FLAG_WORDS)})")
     try:
         return encode_uop(cfg, fields, where) if uop else encode_insn(cfg, fields, where)
@@ -194,9 +216,15 @@ def assemble_json(cfg: VtaConfig, lines: Iterable[str], source: str = "<json>", 
             continue
         where = f"{source}:{n}"
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as exc:
             raise AsmError(f"{where}: not valid JSON: {exc.msg}") from None
+        except AsmError as exc:
+            raise AsmError(f"{where}: {exc}") from None
+        except RecursionError:
+            raise AsmError(f"{where}: not valid JSON: nested too deeply") from None
+        except ValueError:  # an integer literal of thousands of digits
+            raise AsmError(f"{where}: not valid JSON: an integer literal has too many digits") from None
         if not isinstance(obj, dict):
             raise AsmError(f"{where}: each line must be a JSON object")
         try:

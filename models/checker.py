@@ -40,6 +40,7 @@ import numpy as np
 
 from models.dram import ADDR_LIMIT, Dram
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode, decode_insn, layout, module_of
+from models.vector import VectorError, check_insn_range
 
 if TYPE_CHECKING:
     from models.config import VtaConfig
@@ -833,9 +834,45 @@ def check_program(cfg: "VtaConfig", dram: Dram, insn_addr: int, insn_count: int,
 
 
 def check_vector(vector: "Vector", **kw: int | None) -> CheckReport:
-    """Check the program of a test vector (its DRAM image, instruction stream and bases)."""
-    return check_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count,
-                         vector.bases, **kw)
+    """Check the program of a test vector (its DRAM image, instruction stream and bases).
+
+    A vector whose init images are shorter than what the program reads from them is not a
+    finding about the program but a malformed vector: :class:`~models.vector.VectorError`
+    (see :func:`check_init_reads`).
+    """
+    check_insn_range(vector)
+    report = check_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count,
+                           vector.bases, **kw)
+    check_init_reads(vector, report)
+    return report
+
+
+def check_init_reads(vector: "Vector", report: CheckReport) -> None:
+    """Raise VectorError if a LOAD that starts reading inside an init image reads a byte that
+    no init image holds: the image is shorter than the region the program reads from it
+    (reading DRAM that no image covers at all is legal and reads zeros)."""
+    cov = vector.coverage()
+    for n, insn in enumerate(report.insns):
+        if insn is None or insn["opcode"] != Opcode.LOAD:
+            continue
+        reads = report.footprints[n].dram_reads
+        if not reads:
+            continue
+        start = cov.image_at(reads[0][0])
+        if start is None:
+            continue
+        gap = next((g for a, ln in reads if (g := cov.first_gap(a, a + ln)) is not None), None)
+        if gap is None:
+            continue
+        g0, g1 = gap
+        short = cov.image_at(g0 - 1)
+        short = start if short is None else short
+        lo, hi = reads[0][0], reads[-1][0] + reads[-1][1]
+        text = disasm(vector.config, insn, 0)
+        raise VectorError(f"{vector.manifest}: {cov.describe(short)} is shorter than what "
+                          f"insn {n} ({text}) reads: the LOAD reads DRAM [{lo:#x}, {hi:#x}) "
+                          f"starting inside init[{start}], but bytes "
+                          f"[{g0:#x}, {g1:#x}) are in no init image")
 
 
 def findings_of(report: CheckReport, rule: str) -> list[Finding]:

@@ -1,68 +1,144 @@
 """Command line of the golden model: ``python -m models COMMAND ...``.
 
 Each command is a thin shell over one module, so that the testbench and the tests use
-the same functions. Every user error (bad configuration, manifest, assembly, program)
-is printed as one ``error:`` line naming the file, field or instruction, with exit
-code 2; a result mismatch exits 1.
+the same functions. Every user error (bad configuration, manifest, assembly, program,
+argument or path) is printed as one ``error:`` line naming the file, field or instruction,
+with exit code 2; a result mismatch or a checker finding exits 1.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Callable
 
-from models.config import ConfigError, VtaConfig, load_config
+from models.argtypes import OneLineParser, positive_int, seed
+from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
 from models.dram import DramError
 from models.isa import EncodingError
 from models.vector import VectorError, find_vectors, load_vector
 
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
-
-
-def _read(path: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+EXIT_PIPE = 128 + 13  # SIGPIPE
 
 
 class UsageError(ValueError):
     """A command-line argument that cannot be used (missing file, wrong kind of path)."""
 
 
+# --- paths --------------------------------------------------------------------------------
+def _read(path: str) -> bytes:
+    """The bytes of a file argument; a directory or an unreadable path is a UsageError."""
+    if Path(path).is_dir():
+        raise UsageError(f"{path}: is a directory, expected a file")
+    if Path(path).exists() and not Path(path).is_file():
+        raise UsageError(f"{path}: not a regular file (a device, FIFO or socket would never end "
+                         f"or block)")
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _read_text(path: str) -> list[str]:
+    """The lines of a UTF-8 text file argument."""
+    data = _read(path)
+    try:
+        return data.decode("utf-8-sig").splitlines()  # a byte order mark is not text
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text (byte {data[exc.start]:#04x} on line "
+                         f"{text_line(data, exc.start)})") from None
+
+
+def _write(path: str, data: bytes, option: str) -> None:
+    """Write an output file; a directory, or a path that cannot be created, is a UsageError."""
+    if Path(path).is_dir():
+        raise UsageError(f"{option} {path}: is a directory, expected a file path")
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _out_dir(path: str, option: str) -> Path:
+    """An output directory, created if missing; a regular file there is a UsageError."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{option} {path}: not a directory (an output directory is expected)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot create the directory: {exc.strerror or exc}") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {path}: the directory is not writable")
+    return out
+
+
+# --- commands -----------------------------------------------------------------------------
 def cmd_asm(args: argparse.Namespace) -> int:
     from models.asm import assemble, assemble_json
     cfg = load_config(args.config)
-    lines = _read(args.source).decode("utf-8", errors="replace").splitlines()
+    lines = _read_text(args.source)
     data = (assemble_json if args.json else assemble)(cfg, lines, args.source, args.uop)
-    Path(args.output).write_bytes(data)
+    if Path(args.output).exists() and os.path.samefile(args.source, args.output):
+        raise UsageError(f"-o {args.output}: is the source file itself; writing the binary there "
+                         f"would destroy the source")
+    _write(args.output, data, "-o")
     return 0
 
 
-def _program_bytes(path: str, cfg_arg: str | None) -> tuple[VtaConfig, bytes]:
-    """A raw binary, or the instruction stream of a vector directory."""
-    if Path(path).is_dir():
-        vector = load_vector(path)
-        cfg = load_config(cfg_arg) if cfg_arg else vector.config
-        dram = vector.dram()
-        return cfg, dram.read_bytes(vector.insn_addr, 16 * vector.insn_count)
-    return load_config(cfg_arg), _read(path)
+def _program_bytes(path: str, cfg_arg: str | None, uop: bool) -> tuple[VtaConfig, bytes]:
+    """A raw binary, or the instruction stream of a vector directory (in the vector's own
+    configuration: a --config naming another one is an error, not a different decoding)."""
+    if not Path(path).is_dir():
+        return load_config(cfg_arg), _read(path)
+    if not (Path(path) / "manifest.json").exists():
+        raise UsageError(f"{path}: a directory but not a vector (no manifest.json); disasm takes "
+                         f"a binary file or a vector directory")
+    if uop:
+        raise UsageError(f"{path}: --uop disassembles a binary file of micro-ops; a vector's "
+                         f"program is instructions (its micro-ops are wherever its LOAD UOPs read)")
+    vector = load_vector(path)
+    if cfg_arg is not None:
+        cfg = load_config(cfg_arg)
+        if cfg != vector.config:
+            raise UsageError(f"--config {cfg_arg} ({_describe(cfg)}) differs from the "
+                             f"configuration of vector {path} ({_describe(vector.config)}); "
+                             f"a vector is disassembled with its own configuration (omit --config)")
+    dram = vector.dram()
+    return vector.config, dram.read_bytes(vector.insn_addr, 16 * vector.insn_count)
+
+
+def _describe(cfg: VtaConfig) -> str:
+    overrides = cfg.overrides()
+    return ", ".join(f"{k}={v}" for k, v in overrides.items()) if overrides else "the defaults"
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
     from models.asm import disasm_bytes, to_json_lines
-    cfg, data = _program_bytes(args.file, args.config)
+    cfg, data = _program_bytes(args.file, args.config, args.uop)
     lines = (to_json_lines if args.json else disasm_bytes)(cfg, data, args.uop)
-    print("\n".join(lines))
+    if lines:
+        print("\n".join(lines))
     return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from models.checker import check_vector
     from models.compare import compare_vector
     from models.executor import run_vector
     vector = load_vector(args.vector)
+    check = check_vector(vector)  # also rejects init images shorter than what is read
+    if not check.ok and not args.unchecked:
+        print(f"{vector.path}: refusing to run an ill-formed program (it has no single defined "
+              f"result; --unchecked runs it anyway): {check.format()}")
+        return EXIT_MISMATCH
+    if not check.ok:
+        print(f"{vector.path}: running unchecked: the checker's {len(check.findings)} finding(s) are "
+              f"ignored, so what follows is only one possible result of an ill-formed program",
+              flush=True)
     result = run_vector(vector, schedule=args.schedule)
     if vector.expect is None:
         print(f"{vector.path}: executed {len(result.insns)} instructions; the manifest has no "
@@ -82,17 +158,24 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
-    from models.gen import generate_many
+    from models.gen import dir_name, generate
+    from models.vector import save_vector
     cfg = load_config(args.config)
-    paths = generate_many(args.seed, cfg, args.count, Path(args.out))
-    for path in paths:
-        print(path)
+    out = _out_dir(args.out, "--out")
+    for k in range(args.count):  # as generate_many, printing each path once it is written
+        try:
+            path = save_vector(generate(args.seed + k, cfg), out / dir_name(args.seed, k))
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write {exc.filename or ''}: "
+                             f"{exc.strerror or exc}") from None
+        print(path, flush=True)
     return 0
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
     from models.stats import collect, format_stats, missing
-    vectors = [load_vector(d) for d in find_vectors(args.dirs)]
+    dirs = {d.resolve(): d for d in find_vectors(args.dirs)}  # a vector named twice counts once
+    vectors = [load_vector(d) for d in dirs.values()]
     hist = collect(vectors)
     print(format_stats(hist))
     gaps = missing(hist)
@@ -113,9 +196,22 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- arguments ------------------------------------------------------------------------------
+def _depth(key: str) -> Callable[[str], int]:
+    """A queue depth override, within the range a configuration accepts for ``key``."""
+    lo, hi, why = RANGES[key]
+
+    def parse(text: str) -> int:
+        value = positive_int(text)
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is out of range [{lo}, {hi}]: {why}")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m models", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = OneLineParser(prog="python -m models", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     def add(name: str, func: Callable[[argparse.Namespace], int], help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -132,19 +228,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("disasm", cmd_disasm, "disassemble a binary or a vector's program")
     p.add_argument("file", help="binary file, or a vector directory")
     p.add_argument("--json", action="store_true", help="one JSON object per instruction")
-    p.add_argument("--uop", action="store_true", help="micro-ops instead of instructions")
-    p.add_argument("--config", help=cfg_help + " (default: the vector's, else default)")
-    p = add("run", cmd_run, "execute a vector and compare DRAM with its expect")
+    p.add_argument("--uop", action="store_true", help="micro-ops instead of instructions (binary files)")
+    p.add_argument("--config", help=cfg_help + " (default: the vector's, else default; for a vector "
+                                               "only its own is accepted)")
+    p = add("run", cmd_run, "execute a well-formed vector and compare DRAM with its expect")
     p.add_argument("vector")
-    p.add_argument("--schedule", type=int, default=None,
+    p.add_argument("--schedule", type=seed, default=None,
                    help="seed of a random token-respecting interleaving (default: program order)")
+    p.add_argument("--unchecked", action="store_true",
+                   help="run even if the checker finds the program ill-formed (the result is then "
+                        "only one of its possible results)")
     p = add("check", cmd_check, "check a vector's program against the rules of spec section 4")
     p.add_argument("vector")
-    p.add_argument("--cmd-queue-depth", type=int, default=None)
-    p.add_argument("--token-queue-depth", type=int, default=None)
+    p.add_argument("--cmd-queue-depth", type=_depth("CMD_QUEUE_DEPTH"), default=None)
+    p.add_argument("--token-queue-depth", type=_depth("TOKEN_QUEUE_DEPTH"), default=None)
     p = add("gen", cmd_gen, "write random well-formed vectors (program k uses seed SEED+k)")
-    p.add_argument("--seed", type=int, required=True)
-    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--seed", type=seed, required=True)
+    p.add_argument("--count", type=positive_int, default=1)
     p.add_argument("--config", help=cfg_help)
     p.add_argument("--out", required=True)
     p = add("stats", cmd_stats, "histogram of instruction forms over vectors")
@@ -161,7 +261,27 @@ def main(argv: list[str] | None = None) -> int:
     from models.executor import ProgramError
     known = (ConfigError, VectorError, EncodingError, AsmError, DramError, UsageError, ProgramError)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # so that a failing write is reported here, not at exit
+        return status
     except known as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, with the status a program killed
+        # by SIGPIPE has, since the verdict (0 or 1) was not reached. Python would otherwise
+        # print a second BrokenPipeError when it flushes stdout at exit.
+        _drop_stdout()
+        return EXIT_PIPE
+    except OSError as exc:  # the environment, not the input: a full disk, a vanished file
+        if exc.filename is None:
+            _drop_stdout()
+            print(f"error: cannot write to standard output: {exc.strerror or exc}", file=sys.stderr)
+        else:
+            print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer to /dev/null, so the exit flush cannot fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

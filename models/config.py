@@ -62,6 +62,48 @@ class ConfigError(ValueError):
     """A configuration that breaks a rule of spec section 1; the message names the key."""
 
 
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def read_json(path: Path, error: type[ValueError], missing: str | None = None) -> Any:
+    """Parse a JSON file, turning every way it can be unreadable into one ``error`` that names
+    the path: missing (``missing`` is the message then), not a regular file, unreadable, not
+    UTF-8, not JSON, a duplicate key, nesting or a number too large for the parser."""
+    if path.is_dir():
+        raise error(f"{path}: is a directory, expected a JSON file")
+    if path.exists() and not path.is_file():
+        raise error(f"{path}: not a regular file (a device, FIFO or socket would never end or block)")
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise error(missing or f"{path}: no such file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = text_line(exc.object, exc.start)
+        raise error(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} on line {line})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise error(f"{path}: not valid JSON: {exc}") from None
+    except RecursionError:
+        raise error(f"{path}: not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # a duplicate key, an integer literal of thousands of digits
+        why = "an integer literal has too many digits" if "digits" in str(exc) else str(exc)
+        raise error(f"{path}: not valid JSON: {why}") from None
+
+
+def text_line(data: bytes, offset: int) -> int:
+    """1-based line number of a byte offset."""
+    return data.count(b"\n", 0, offset) + 1
+
+
 @dataclass(frozen=True)
 class VtaConfig:
     """A validated configuration with every derived value as an attribute.
@@ -117,12 +159,7 @@ class VtaConfig:
     def from_file(cls, path: str | Path) -> "VtaConfig":
         """Read and validate a vta_config.json-style file."""
         path = Path(path)
-        try:
-            values = json.loads(path.read_text())
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: configuration file not found") from None
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}: not valid JSON: {exc}") from None
+        values = read_json(path, ConfigError, f"{path}: configuration file not found")
         return cls.from_dict(values, str(path))
 
     def overrides(self) -> dict[str, int]:
@@ -267,7 +304,12 @@ def load_config(spec: str | Path | None) -> VtaConfig:
     """Resolve a configuration argument: None (defaults), a shipped name or a JSON path."""
     if spec is None:
         return VtaConfig()
-    shipped = CONFIG_DIR / f"{spec}.json"
-    if not str(spec).endswith(".json") and shipped.exists():
+    text = str(spec)
+    shipped = CONFIG_DIR / f"{text}.json"
+    if text and not text.endswith(".json") and "/" not in text and shipped.is_file():
         return VtaConfig.from_file(shipped)
-    return VtaConfig.from_file(spec)
+    if not text or not (Path(text).exists() or Path(text).is_symlink()):
+        names = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
+        raise ConfigError(f"{text!r}: configuration file not found, and not a shipped "
+                          f"configuration ({names})")
+    return VtaConfig.from_file(text)

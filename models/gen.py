@@ -102,5 +102,10 @@ def generate(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, max_retri
 def generate_many(seed: int, cfg: VtaConfig, count: int, out_dir: Path,
                   knobs: GenKnobs | None = None) -> list[Path]:
     """Write programs k = 0..count-1 (seed ``seed + k``) to ``out_dir/seed_<seed>_<k>``."""
-    return [save_vector(generate(seed + k, cfg, knobs), Path(out_dir) / f"seed_{seed}_{k}")
+    return [save_vector(generate(seed + k, cfg, knobs), Path(out_dir) / dir_name(seed, k))
             for k in range(count)]
+
+
+def dir_name(seed: int, k: int) -> str:
+    """The directory of program k of a run from ``seed`` (see :func:`generate_many`)."""
+    return f"seed_{seed}_{k}"

@@ -1,17 +1,26 @@
 """Test vectors on disk (spec section 6): a manifest.json plus raw byte images.
 
 Loading validates everything a simulator would otherwise trip over later (types,
-missing files, overlapping init images, addresses beyond 4 GiB) and names the
-manifest and the entry in every error.
+missing files, overlapping init images, addresses beyond 4 GiB, an instruction stream
+that no init image holds) and names the manifest and the entry in every error.
+
+Init images and the bytes between them: DRAM that no init image covers reads as 0 (spec
+section 6), so a program may read it. But an image that is shorter than what is read from
+it (a truncated file, a wrong insn_count) is an error, not zeros: the instruction stream
+[insn_addr, insn_addr + 16 * insn_count) must lie wholly in init images
+(:func:`check_insn_range`), and a LOAD that starts reading inside an init image must read
+only bytes init images hold (``models.checker.check_init_reads``, which needs the LOAD's
+footprint).
 """
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from models.config import ConfigError, VtaConfig
+from models.config import ConfigError, VtaConfig, read_json
 from models.dram import ADDR_LIMIT, Dram
 
 FORMAT = "vta-vector-1"
@@ -53,6 +62,55 @@ class Vector:
     def name(self) -> str:
         return self.path.name if self.path else "<vector>"
 
+    @property
+    def manifest(self) -> str:
+        """The manifest's path for error messages ('<vector>' for one built in memory)."""
+        return str(self.path / "manifest.json") if self.path else "<vector>"
+
+    def coverage(self) -> "Coverage":
+        """Which DRAM bytes the init images hold."""
+        return Coverage(self.init)
+
+
+class Coverage:
+    """The DRAM bytes held by init images: maximal runs of adjacent images."""
+
+    def __init__(self, images: list[Image]) -> None:
+        self.images = images
+        spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images)
+                       if img.data)
+        self.spans = spans  # (lo, hi, image index) of each non-empty image, by address
+        self.starts = [lo for lo, _, _ in spans]
+        runs: list[list[int]] = []
+        for lo, hi, _ in spans:
+            if runs and lo <= runs[-1][1]:
+                runs[-1][1] = max(runs[-1][1], hi)
+            else:
+                runs.append([lo, hi])
+        self.lows = [r[0] for r in runs]
+        self.highs = [r[1] for r in runs]
+
+    def image_at(self, addr: int) -> int | None:
+        """Index of the init image holding byte addr, or None."""
+        k = bisect_right(self.starts, addr) - 1
+        return self.spans[k][2] if k >= 0 and addr < self.spans[k][1] else None
+
+    def first_gap(self, lo: int, hi: int) -> tuple[int, int] | None:
+        """The first run [a, b) of bytes in [lo, hi) that no init image holds, or None."""
+        at = lo
+        while at < hi:
+            k = bisect_right(self.lows, at) - 1
+            if k >= 0 and at < self.highs[k]:
+                at = self.highs[k]  # covered up to the end of this run
+                continue
+            nxt = self.lows[k + 1] if k + 1 < len(self.lows) else hi
+            return at, min(hi, nxt)
+        return None
+
+    def describe(self, n: int) -> str:
+        img = self.images[n]
+        return f"init[{n}] ('{img.file or '<memory>'}', [{img.addr:#x}, {img.addr + len(img.data):#x}))"
+
 
 def _int(value: Any, where: str, lo: int = 0, hi: int = ADDR_LIMIT) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -71,9 +129,15 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
         if not isinstance(entry, dict) or set(entry) != {"addr", "file"}:
             raise VectorError(f"{at}: must be an object with exactly the keys 'addr' and 'file'")
         addr = _int(entry["addr"], f"{at}.addr")
-        if not isinstance(entry["file"], str):
-            raise VectorError(f"{at}.file: must be a relative path string")
-        path = root / entry["file"]
+        name = entry["file"]
+        if not isinstance(name, str) or not name:
+            raise VectorError(f"{at}.file: must be a non-empty relative path string")
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            raise VectorError(f"{at}.file: '{name}' must be a path inside the vector directory "
+                              f"(relative, without '..')")
+        path = root / name
+        if path.exists() and not path.is_file() and not path.is_dir():
+            raise VectorError(f"{at}: '{name}' is not a regular file (a device, FIFO or socket)")
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -85,24 +149,31 @@ def _images(raw: Any, root: Path, where: str) -> list[Image]:
     return out
 
 
-def _check_overlap(images: list[Image], manifest: Path) -> None:
+def _check_overlap(images: list[Image], manifest: Path, what: str = "init") -> None:
     spans = sorted((img.addr, img.addr + len(img.data), n) for n, img in enumerate(images))
     for (a0, a1, n0), (b0, b1, n1) in zip(spans, spans[1:], strict=False):
         if b0 < a1:
-            raise VectorError(f"{manifest}: init[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
-                              f"overlaps init[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+            raise VectorError(f"{manifest}: {what}[{n0}] ('{images[n0].file}', [{a0:#x}, {a1:#x})) "
+                              f"overlaps {what}[{n1}] ('{images[n1].file}', [{b0:#x}, {b1:#x}))")
+
+
+def _not_a_directory(path: Path) -> str:
+    """Why a path that should be a directory is not one."""
+    if path.exists():
+        return "not a directory"
+    if path.is_symlink():
+        return "a dangling or looping symbolic link"
+    return "no such directory"
 
 
 def load_vector(directory: str | Path) -> Vector:
     """Read and validate DIR/manifest.json and the files it names."""
     root = Path(directory)
     manifest = root / "manifest.json"
-    try:
-        raw = json.loads(manifest.read_text())
-    except FileNotFoundError:
-        raise VectorError(f"{manifest}: no manifest.json in vector directory '{root}'") from None
-    except json.JSONDecodeError as exc:
-        raise VectorError(f"{manifest}: not valid JSON: {exc}") from None
+    if not root.is_dir():
+        raise VectorError(f"{root}: {_not_a_directory(root)}; a vector is a directory holding "
+                          f"manifest.json")
+    raw = read_json(manifest, VectorError, f"{manifest}: no manifest.json in vector directory '{root}'")
     if not isinstance(raw, dict):
         raise VectorError(f"{manifest}: the manifest must be a JSON object")
     unknown = set(raw) - KEYS
@@ -127,11 +198,41 @@ def load_vector(directory: str | Path) -> Vector:
     init = _images(raw["init"], root, f"{manifest}: init")
     _check_overlap(init, manifest)
     expect = _images(raw["expect"], root, f"{manifest}: expect") if "expect" in raw else None
+    if expect:
+        _check_overlap(expect, manifest, "expect")
     insn_addr = _int(raw["insn_addr"], f"{manifest}: insn_addr")
     insn_count = _int(raw["insn_count"], f"{manifest}: insn_count", 0, 1 << 32)
     if insn_addr + 16 * insn_count > ADDR_LIMIT:
         raise VectorError(f"{manifest}: {insn_count} instructions at {insn_addr:#x} run beyond 4 GiB")
-    return Vector(cfg, insn_addr, insn_count, init, expect, bases, description, root)
+    vector = Vector(cfg, insn_addr, insn_count, init, expect, bases, description, root)
+    check_insn_range(vector)
+    return vector
+
+
+def check_insn_range(vector: Vector) -> None:
+    """The instruction stream must lie wholly in init images (a short or missing image would
+    silently fetch zero words, which decode as LOAD UOP)."""
+    if vector.insn_count == 0:
+        return
+    lo = vector.insn_addr
+    hi = lo + 16 * vector.insn_count
+    cov = vector.coverage()
+    gap = cov.first_gap(lo, hi)
+    if gap is None:
+        return
+    g0, g1 = gap
+    first, last = (g0 - lo) // 16, (g1 - 1 - lo) // 16
+    which = f"instruction {first}" if first == last else f"instructions {first}..{last}"
+    head = (f"{vector.manifest}: insn_count {vector.insn_count}: the instructions are "
+            f"[{lo:#x}, {hi:#x}) (insn_addr {lo:#x} + 16 * {vector.insn_count})")
+    before = cov.image_at(g0 - 1) if g0 > lo else None
+    if before is not None:
+        raise VectorError(f"{head} but they run beyond the end of {cov.describe(before)}: "
+                          f"bytes [{g0:#x}, {g1:#x}) ({which}) are in no init image "
+                          f"(init images hold only {first} whole instruction(s) from insn_addr)")
+    if (g0, g1) == (lo, hi):
+        raise VectorError(f"{head} but no init image holds them")
+    raise VectorError(f"{head} but bytes [{g0:#x}, {g1:#x}) ({which}) are in no init image")
 
 
 def save_vector(vector: Vector, directory: str | Path) -> Path:
@@ -143,6 +244,7 @@ def save_vector(vector: Vector, directory: str | Path) -> Path:
         entries = []
         for n, img in enumerate(images):
             name = img.file or f"{prefix}{n}.bin"
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
             (root / name).write_bytes(img.data)
             entries.append({"addr": img.addr, "file": name})
         return entries
@@ -165,7 +267,10 @@ def find_vectors(paths: Iterable[str | Path]) -> list[Path]:
     directory below one; a path that is neither, or holds none, is an error."""
     out: list[Path] = []
     for path in map(Path, paths):
-        if (path / "manifest.json").is_file():
+        if path.exists() and not path.is_dir():
+            raise VectorError(f"{path}: not a directory; expected a vector (a directory "
+                              f"holding manifest.json) or a directory of vectors")
+        if (path / "manifest.json").exists():
             out.append(path)
             continue
         found = sorted(m.parent for m in path.rglob("manifest.json")) if path.is_dir() else []

@@ -59,11 +59,33 @@ def test_json_fields_left_out_are_zero() -> None:
     ("LOAD INP x_size=1 x_size=2", "'x_size' given twice"),
     ("GEMM uop_end=abc", "'abc' is not a number"),
     ("GEMM imm=1", "unknown field 'imm'"),
+    ("LOAD INP x_size=1_0", "'1_0' is not a number (decimal or 0x hex)"),
+    ("LOAD INP x_size=0o7", "'0o7' is not a number"),
+    ("LOAD INP x_size=--1", "'--1' is not a number"),
+    ("LOAD INP x_size=0x" + "f" * 40, "(42 characters) is too large for any field (over 128 bits)"),
+    ("FINISH\x00", "unknown opcode 'FINISH\\x00'"),
 ])
 def test_errors_name_line_and_field(line: str, message: str) -> None:
     with pytest.raises(AsmError) as info:
         assemble(VtaConfig(), ["FINISH", line], "prog.s")
     assert "prog.s:2" in str(info.value) and message in str(info.value)
+
+
+def test_numbers_decimal_and_hex_signed() -> None:
+    cfg = VtaConfig()
+    assert assemble(cfg, ["ALU ADD use_imm imm=-0x10 uop_end=+2"]) == \
+        assemble(cfg, ["ALU ADD use_imm imm=-16 uop_end=2"])
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"opcode": "FINISH", "opcode": "LOAD"}', "prog.jsonl:1: field 'opcode' given twice"),
+    ('{"x": ' + "[" * 100_000 + "]" * 100_000 + "}", "prog.jsonl:1: not valid JSON: nested too deeply"),
+    ('{"x_size": ' + "9" * 5000 + "}", "prog.jsonl:1: not valid JSON: an integer literal has too many"),
+])
+def test_json_errors_name_the_line(line: str, message: str) -> None:
+    with pytest.raises(AsmError) as info:
+        assemble_json(VtaConfig(), [line], "prog.jsonl")
+    assert message in str(info.value)
 
 
 def test_illegal_opcode_survives_as_raw_word() -> None:

@@ -78,6 +78,30 @@ def test_file_errors(tmp_path) -> None:
         VtaConfig.from_file(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize("data, message", [
+    (b'{"LOG_BLOCK": 2,\n "LOG_BLOCK": 3}', "not valid JSON: duplicate key 'LOG_BLOCK'"),
+    (b'{"LOG_BLOCK":\n\xff}', "not UTF-8 text (byte 0xff on line 2)"),
+    (b"[" * 100_000 + b"]" * 100_000, "not valid JSON: nested too deeply"),
+    (b'{"LOG_BLOCK": ' + b"9" * 5000 + b"}", "not valid JSON: an integer literal has too many digits"),
+])
+def test_unreadable_json_is_one_config_error(tmp_path, data: bytes, message: str) -> None:
+    path = tmp_path / "c.json"
+    path.write_bytes(data)
+    with pytest.raises(ConfigError) as info:
+        load_config(str(path))
+    assert str(info.value) == f"{path}: {message}"
+
+
+def test_config_paths_that_are_not_files(tmp_path) -> None:
+    with pytest.raises(ConfigError, match="is a directory, expected a JSON file"):
+        load_config(str(tmp_path))
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    with pytest.raises(ConfigError, match="loop.json: cannot read: Too many levels of symbolic links"):
+        load_config(str(tmp_path / "loop.json"))
+    with pytest.raises(ConfigError, match=r"'smal': .* not a shipped configuration \(batch2, default"):
+        load_config("smal")
+
+
 def test_overrides_round_trip() -> None:
     cfg = load_config("small")
     assert VtaConfig.from_dict(cfg.overrides()) == cfg

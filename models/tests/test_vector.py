@@ -57,6 +57,11 @@ BASE = {"format": "vta-vector-1", "insn_addr": 0, "insn_count": 0, "init": [{"ad
     ({"bases": {"foo": 1}}, "bases must be an object"),
     ({"expect": {"addr": 0}}, "expect: must be a list"),
     ({"surprise": 1}, "unknown key(s) surprise"),
+    ({"init": [{"addr": 0, "file": "/etc/hostname"}]}, "init[0].file: '/etc/hostname' must be a path inside"),
+    ({"init": [{"addr": 0, "file": "../a.bin"}]}, "init[0].file: '../a.bin' must be a path inside"),
+    ({"init": [{"addr": 0, "file": ""}]}, "init[0].file: must be a non-empty relative path"),
+    ({"expect": [{"addr": 0, "file": "a.bin"}, {"addr": 3, "file": "a.bin"}]},
+     "expect[0] ('a.bin', [0x0, 0x4)) overlaps expect[1]"),
 ])
 def test_malformed_manifest_names_entry(tmp_path: Path, change: dict, message: str) -> None:
     path = _write(tmp_path, {**BASE, **change})
@@ -71,8 +76,27 @@ def test_missing_key_and_missing_manifest(tmp_path: Path) -> None:
     del manifest["insn_count"]
     with pytest.raises(VectorError, match="missing required key 'insn_count'"):
         load_vector(_write(tmp_path / "a", manifest))
+    with pytest.raises(VectorError, match="no such directory; a vector is a directory holding manifest.json"):
+        load_vector(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
     with pytest.raises(VectorError, match="no manifest.json"):
         load_vector(tmp_path / "empty")
+    (tmp_path / "file").write_text("{}")
+    with pytest.raises(VectorError, match="file: not a directory"):
+        load_vector(tmp_path / "file")
+
+
+@pytest.mark.parametrize("text, message", [
+    (b'{"format": "vta-vector-1", "format": "vta-vector-1"}', "not valid JSON: duplicate key 'format'"),
+    (b'{"description": "\xff"}', "not UTF-8 text (byte 0xff on line 1)"),
+    (b"[" * 100_000 + b"]" * 100_000, "not valid JSON: nested too deeply"),
+    (b'{"insn_addr": ' + b"1" * 5000 + b"}", "not valid JSON: an integer literal has too many digits"),
+])
+def test_unreadable_manifest_is_one_vector_error(tmp_path: Path, text: bytes, message: str) -> None:
+    (tmp_path / "manifest.json").write_bytes(text)
+    with pytest.raises(VectorError) as info:
+        load_vector(tmp_path)
+    assert str(info.value) == f"{tmp_path / 'manifest.json'}: {message}"
 
 
 def test_dram_is_sparse_and_bounded() -> None:
@@ -95,3 +119,66 @@ def test_find_vectors(tmp_path: Path) -> None:
     for bad in (tmp_path / "empty", tmp_path / "missing"):
         with pytest.raises(VectorError, match=f"{bad}: neither a vector"):
             find_vectors([bad])
+    (tmp_path / "file").write_text("{}")
+    with pytest.raises(VectorError, match=f"{tmp_path / 'file'}: not a directory"):
+        find_vectors([tmp_path / "file"])
+
+
+# --- init images shorter than what is read from them ----------------------------------
+def _alu_add(tmp_path: Path) -> Path:
+    """A copy of the committed alu_add vector (insns.bin at 0x2000, 17 instructions)."""
+    import shutil
+    src = Path(__file__).resolve().parents[2] / "vectors" / "alu_add"
+    return Path(shutil.copytree(src, tmp_path / "alu_add"))
+
+
+def test_insn_count_beyond_the_instruction_image(tmp_path: Path) -> None:
+    path = _alu_add(tmp_path)
+    (path / "insns.bin").write_bytes((path / "insns.bin").read_bytes()[:16 * 16])
+    with pytest.raises(VectorError) as info:
+        load_vector(path)
+    text = str(info.value)
+    assert str(path / "manifest.json") in text and "insn_count 17" in text
+    assert "init[3] ('insns.bin', [0x2000, 0x2100))" in text
+    assert "bytes [0x2100, 0x2110) (instruction 16) are in no init image" in text
+
+
+def test_instructions_in_no_init_image(tmp_path: Path) -> None:
+    path = _write(tmp_path, {**BASE, "insn_addr": 0x100, "insn_count": 2})
+    with pytest.raises(VectorError, match=r"insn_count 2: .*\[0x100, 0x120\).* but no init image holds them"):
+        load_vector(path)
+
+
+def test_instructions_may_span_adjacent_images(tmp_path: Path) -> None:
+    manifest = {**BASE, "insn_addr": 0, "insn_count": 2,
+                "init": [{"addr": 0, "file": "a.bin"}, {"addr": 20, "file": "b.bin"}]}
+    files = {"a.bin": bytes(20), "b.bin": bytes(12)}
+    assert load_vector(_write(tmp_path, manifest, files)).insn_count == 2
+    manifest["insn_count"] = 3
+    with pytest.raises(VectorError, match=r"run beyond the end of init\[1\] \('b.bin', \[0x14, 0x20\)\)"):
+        load_vector(_write(tmp_path, manifest, files))
+
+
+def test_load_reading_past_the_end_of_its_image(tmp_path: Path) -> None:
+    from models.checker import check_vector
+    path = _alu_add(tmp_path)
+    (path / "acc_src.bin").write_bytes((path / "acc_src.bin").read_bytes()[:60])
+    vector = load_vector(path)  # the image's length alone is no error: the LOAD's range is
+    with pytest.raises(VectorError) as info:
+        check_vector(vector)
+    text = str(info.value)
+    assert str(path / "manifest.json") in text
+    assert "init[1] ('acc_src.bin', [0xc0a0, 0xc0dc)) is shorter than what insn 2 (LOAD ACC" in text
+    assert "reads DRAM [0xc0a0, 0xc0e0)" in text and "bytes [0xc0dc, 0xc0e0) are in no init image" in text
+
+
+def test_reading_dram_no_image_covers_is_legal(tmp_path: Path) -> None:
+    from models.checker import check_vector
+    from models.executor import run_vector
+    path = _alu_add(tmp_path)
+    manifest = json.loads((path / "manifest.json").read_text())
+    manifest["init"] = [e for e in manifest["init"] if e["file"] != "acc_src.bin"]
+    (path / "manifest.json").write_text(json.dumps(manifest))
+    vector = load_vector(path)
+    assert check_vector(vector).ok  # acc_src's LOAD now reads zeros
+    run_vector(vector)
