@@ -34,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict
 
-from models.argtypes import OneLineParser, nonneg_int, positive_int
+from models.argtypes import OneLineParser, positive_int, seed as seed_arg
 from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     p = OneLineParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=positive_int, default=40, help="random programs (default 40)")
     p.add_argument("--batch", type=positive_int, default=10, help="programs between coverage updates")
-    p.add_argument("--seed", type=nonneg_int, default=1)
+    p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--jobs", type=positive_int, default=2, help="simulator processes in parallel")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
     p.add_argument("--smoke", action="store_true",

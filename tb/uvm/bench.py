@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from models.argtypes import OneLineParser, nonneg_int, positive_int
+from models.argtypes import OneLineParser, positive_int, seed as seed_arg
 from models.vector import find_vectors
 from tb.runner import ROOT
 from tb.uvm.run import prepare_env, random_jobs, run_all, vector_jobs
@@ -21,7 +21,7 @@ def main(argv: list[str] | None = None) -> None:
     p = OneLineParser(prog="python -m tb.uvm.bench")
     p.add_argument("--sim", choices=("icarus", "verilator"), default="icarus")
     p.add_argument("--count", type=positive_int, default=20)
-    p.add_argument("--seed", type=nonneg_int, default=5000)
+    p.add_argument("--seed", type=seed_arg, default=5000)
     p.add_argument("--directed", action="store_true", help="run the directed vectors instead")
     args = p.parse_args(argv)
     prepare_env()

@@ -21,7 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from models.argtypes import OneLineParser, nonneg_int, positive_float, positive_int
+from models.argtypes import OneLineParser, positive_float, positive_int, seed as seed_arg
 from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.vector import VectorError, find_vectors, load_vector, save_vector
@@ -322,7 +322,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
     p.add_argument("--vector", nargs="+", help="vector directories (or directories holding them)")
     p.add_argument("--test", choices=TESTS)
-    p.add_argument("--seed", type=nonneg_int, default=1)
+    p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--count", type=positive_int)
     p.add_argument("--profile", choices=PROFILES, default=os.environ.get("PROFILE") or None)
     p.add_argument("--fault", choices=list(FAULTS), help="inject a fault into every job")
