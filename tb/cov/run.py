@@ -34,7 +34,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypedDict
 
-from models.argtypes import OneLineParser, positive_int, seed as seed_arg
+from models.argtypes import OneLineParser, positive_int
+from models.argtypes import seed as seed_arg
 from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from models.argtypes import OneLineParser, positive_int, seed as seed_arg
+from models.argtypes import OneLineParser, positive_int
+from models.argtypes import seed as seed_arg
 from models.vector import find_vectors
 from tb.runner import ROOT
 from tb.uvm.run import prepare_env, random_jobs, run_all, vector_jobs

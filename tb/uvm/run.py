@@ -21,7 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from models.argtypes import OneLineParser, positive_float, positive_int, seed as seed_arg
+from models.argtypes import OneLineParser, positive_float, positive_int
+from models.argtypes import seed as seed_arg
 from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.vector import VectorError, find_vectors, load_vector, save_vector
