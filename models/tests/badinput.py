@@ -8,7 +8,9 @@ make) and run them with :func:`check`. The README's robustness table counts the 
 when it has cases here. Every case asserts that the command ends within a time limit (no
 hang), with the expected exit status and without a Python traceback (no crash from deep
 inside); an input error (exit 2) must be exactly one line on stderr that names what is
-wrong, a finding (exit 1) must show the expected report.
+wrong, a finding (exit 1) must show the expected report. A few cases are controls (exit 0):
+the valid neighbour of a bad input (a ``--config`` equal to the vector's, a closed pipe),
+which must be accepted and give the expected output.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ class Case:
     temporary directory, which ``setup`` (if given) fills first. A ``python`` first word means
     the suite's interpreter. ``expect`` is a regular expression the single stderr line must
     match (search, not full match); ``exit`` the status (2: usage or input error, 1: a
-    finding or mismatch).
+    finding or mismatch, 0: a control that must be accepted).
     """
 
     cls: str  # class of bad input: one row of the README robustness table
@@ -63,7 +65,7 @@ def check(case: Case, tmp: Path, env: dict[str, str] | None = None) -> None:
     assert "Traceback" not in out, f"{case.name}: traceback:\n{out[-3000:]}"
     assert proc.returncode == case.exit, \
         f"{case.name}: exit {proc.returncode}, expected {case.exit}:\n{out[-2000:]}"
-    if case.exit != 2:  # a finding or mismatch: its report, found anywhere in the output
+    if case.exit != 2:  # a finding, or a control's output: found anywhere in the output
         assert re.search(case.expect, out), f"{case.name}: {case.expect!r} not in:\n{out[-2000:]}"
         return
     # make adds its own "make: *** [Makefile:N: target] Error 2" after a failing recipe

@@ -43,12 +43,23 @@ def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=300)
 
 
+#: (vector, profile) of the programs run with a deadlocked read path.
+STUCK = (("layer_small", "heavy"), ("gemm_basic", "none"))
+#: What these tests try, for the README's robustness table (tb/tests/robustness.py):
+#: class -> (runs, outcome).
+TRIED = {
+    "stopped DUT (read path deadlocked)": (len(SIMS) * len(STUCK), "detected: watchdog, stall window"),
+    "legal program of hours (--timeout)": (1, "note before it starts, then watchdog at the limit"),
+    "simulator that never returns to Python": (1, "killed by the backstop, job recorded as error"),
+}
+
+
 @pytest.mark.parametrize("sim", SIMS)
 def test_a_stopped_dut_fails_within_the_stall_window_not_the_bound(sim: str) -> None:
     """Read path deadlocked (fault ar-stuck) under heavy backpressure: each job ends at the
     stall window (a few thousand cycles x the profile's slowdown), far below its bound."""
     jobs = [("small", Job(f"stuck-{v}", vector=str(ROOT / "vectors" / v), profile=p, fault="ar-stuck"))
-            for v, p in (("layer_small", "heavy"), ("gemm_basic", "none"))]
+            for v, p in STUCK]
     results = run(sim, jobs)
     for name, r in results.items():
         first = r["failures"][0]
