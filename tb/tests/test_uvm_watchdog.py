@@ -78,7 +78,7 @@ def test_timeout_note_and_progress_on_a_run_of_hours(tmp_path: Path) -> None:
     assert proc.returncode == 1, out[-3000:]
     assert re.search(r"note: vec-long-none: the program's bound is [\d,]+ cycles, up to "
                      r"[\d.]+ (hours|days) at ~[\d,]+ cycles/s; --timeout 6 s caps it", out), out[-3000:]
-    assert re.search(r"\[progress\] verilator small: 0 of 1 jobs done; vec-long-none: [\d,]+ cycles, "
+    assert re.search(r"\[progress\] verilator small \(0\): 0 of 1 jobs done; vec-long-none: [\d,]+ cycles, "
                      r"3/3 insns dispatched, 1 completed, [\d,]+ cycles/s", out), out[-3000:]
     assert "[watchdog] no DONE within the wall-time limit of 6 s (--timeout)" in out
     assert "compute : 1 done, 1 queued, on insn #1: GEMM reset" in out  # the diagnosis

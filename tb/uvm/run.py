@@ -189,7 +189,8 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
         log = tdir / "sim.log"
         t0 = time.perf_counter()
         if progress:
-            progress.watch(f"{sim} {Path(config).stem}", records, len(remaining))
+            progress.watch(f"{sim} {Path(config).stem} ({tag.rsplit('-', 1)[-1]})", records,
+                           len(remaining))
         reason = ""
         try:
             get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVEL,
