@@ -139,15 +139,6 @@ def _show(token: str) -> str:
     return text if len(text) <= 40 else f"{text[:32]}...' ({len(token)} characters)"
 
 
-def _no_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for key, value in pairs:
-        if key in out:
-            raise AsmError(f"field {key!r} given twice")
-        out[key] = value
-    return out
-
-
 def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int | None:
     """Encode one line of assembly; returns None for blank and comment lines."""
     text = line.split("#", 1)[0].strip()
@@ -216,11 +207,11 @@ def assemble_json(cfg: VtaConfig, lines: Iterable[str], source: str = "<json>", 
             continue
         where = f"{source}:{n}"
         try:
-            obj = json.loads(line, object_pairs_hook=_no_duplicates)
+            obj = json.loads(line, object_pairs_hook=C.no_duplicate_keys)
         except json.JSONDecodeError as exc:
             raise AsmError(f"{where}: not valid JSON: {exc.msg}") from None
-        except AsmError as exc:
-            raise AsmError(f"{where}: {exc}") from None
+        except C.DuplicateKeyError as exc:
+            raise AsmError(f"{where}: field {str(exc).removeprefix('duplicate key ')} given twice") from None
         except RecursionError:
             raise AsmError(f"{where}: not valid JSON: nested too deeply") from None
         except ValueError:  # an integer literal of thousands of digits

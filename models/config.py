@@ -62,11 +62,16 @@ class ConfigError(ValueError):
     """A configuration that breaks a rule of spec section 1; the message names the key."""
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+class DuplicateKeyError(ValueError):
+    """A JSON object that names one key twice (json keeps the last one silently)."""
+
+
+def no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for json.loads that refuses a key given twice."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise DuplicateKeyError(f"duplicate key {key!r}")
         out[key] = value
     return out
 
@@ -89,7 +94,7 @@ def read_json(path: Path, error: type[ValueError], missing: str | None = None) -
         line = text_line(exc.object, exc.start)
         raise error(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} on line {line})") from None
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        return json.loads(text, object_pairs_hook=no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise error(f"{path}: not valid JSON: {exc}") from None
     except RecursionError:
