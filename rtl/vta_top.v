@@ -1,5 +1,5 @@
 `default_nettype none
-// VTA accelerator top level (see rtl/README.md and /work/shared/VTA_SPEC.md).
+// VTA accelerator top level (see rtl/README.md and ../shared/VTA_SPEC.md).
 // Parameters are the configuration keys of models/config.py; every other size
 // (element bytes, buffer depths, instruction field positions) is derived here
 // and in the submodules by the same rules.

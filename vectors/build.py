@@ -11,7 +11,7 @@ Each vector is written as three parts, kept apart on purpose:
 2. program: instructions built with :mod:`vectors.progbuild`;
 3. reference: the expected DRAM bytes, computed here from the same arrays with plain
    numpy (matmul, explicit loops, hand arithmetic) and the semantics of
-   /work/shared/VTA_SPEC.md section 3 -- never with models/executor.py, so that the
+   ../shared/VTA_SPEC.md section 3 -- never with models/executor.py, so that the
    executor and these vectors check each other.
 
 A recurring device is :func:`emit_expose`: STORE keeps only the low 8 bits of each
