@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from tb.uvm.jobs import Job
 from tb.uvm.pytest_support import SIMS, run
+from tb.uvm.report import summary_table
 from tb.uvm.run import negative_jobs
 
 #: job -> (failure kind that must come first, substrings its message must hold)
@@ -57,3 +59,18 @@ def test_checkers_fire(sim: str) -> None:
         for text in texts:
             assert text in first["message"], f"{name}: {text!r} not in {first['message']!r}"
         assert results[name]["passed"]
+
+
+def test_summary_says_what_a_negative_pass_means() -> None:
+    """A negative job that "passes" says which expected failure fired, never a plain PASS."""
+    def record(job: Job, kind: str, passed: bool = True) -> dict:
+        return {"sim": "icarus", "job": job.name, "config": "small", "passed": passed,
+                "failures": [{"kind": kind, "cycle": 1, "message": "m"}], "job_spec": job.__dict__}
+
+    table = summary_table([record(Job("deadlock", deadlock=True), "watchdog"),
+                           record(Job("fault-aw-flip", fault="aw-flip"), "stray-write"),
+                           record(Job("plain"), "scoreboard", passed=False)])
+    rows = {line.split()[1]: line for line in table.splitlines()[2:]}
+    assert "PASS (expected deadlock, watchdog fired)" in rows["deadlock"]
+    assert "PASS (expected stray-write: fault aw-flip)" in rows["fault-aw-flip"]
+    assert "FAIL (scoreboard)" in rows["plain"]
