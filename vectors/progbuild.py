@@ -16,7 +16,8 @@ from typing import Sequence
 import numpy as np
 
 from models.config import VtaConfig
-from models.isa import AluOp, MemType, Opcode, insns_to_bytes, module_of, uops_to_bytes
+from models.isa import AluOp, MemType, Opcode, insns_to_bytes, uops_to_bytes
+from models.spec import module_of
 from models.vector import Image, Vector
 
 #: Which base register serves each memory type (ACC_8BIT shares the ACC base).
