@@ -36,11 +36,6 @@ class DecodedProgram:
     insns: list[Insn | None]
     modules: list[str]
 
-    def first_finish(self) -> int | None:
-        """Index of the first FINISH, or None."""
-        return next((n for n, i in enumerate(self.insns)
-                     if i is not None and i["opcode"] == Opcode.FINISH), None)
-
 
 def reachable(insn_addr: int, insn_count: int) -> int:
     """How many of insn_count instructions from insn_addr lie below 4 GiB."""
