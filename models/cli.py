@@ -17,6 +17,7 @@ from models.argtypes import OneLineParser, positive_int, seed
 from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
 from models.dram import DramError
 from models.isa import EncodingError
+from models.spec import SHIPPED_CONFIGS
 from models.vector import VectorError, find_vectors, load_vector
 
 EXIT_MISMATCH = 1
@@ -218,7 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(func=func)
         return p
 
-    cfg_help = "configuration: a shipped name (default, small, batch2) or a JSON file"
+    cfg_help = f"configuration: a shipped name ({', '.join(SHIPPED_CONFIGS)}) or a JSON file"
     p = add("asm", cmd_asm, "assemble text (or --json lines) into a binary")
     p.add_argument("source")
     p.add_argument("-o", "--output", required=True)

@@ -314,7 +314,7 @@ def load_config(spec: str | Path | None) -> VtaConfig:
     if text and not text.endswith(".json") and "/" not in text and shipped.is_file():
         return VtaConfig.from_file(shipped)
     if not text or not (Path(text).exists() or Path(text).is_symlink()):
-        names = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.json")))
+        from models.spec.configs import SHIPPED_CONFIGS  # it reads CONFIG_DIR, defined here
         raise ConfigError(f"{text!r}: configuration file not found, and not a shipped "
-                          f"configuration ({names})")
+                          f"configuration ({', '.join(SHIPPED_CONFIGS)})")
     return VtaConfig.from_file(text)

@@ -11,11 +11,11 @@ Decisions where the spec is silent (all documented again where they are implemen
 
 * FINISH completes the program (sections 3 and 5): execution stops at the first FINISH,
   and instructions after it are neither decoded nor executed. A stream of insn_count
-  instructions without FINISH is an error ('no-finish'), as it would never raise DONE.
+  instructions without FINISH is an error ('missing-finish'), as it would never raise DONE.
 * LOAD and STORE with x_size == 0 are no-ops whose only checked property is a legal
   memory type (the module that runs a LOAD depends on it). Upstream's runtime emits
-  such no-ops to carry tokens, with memory_type UOP even on STOREs, so 'store-memory-type'
-  and 'store-pad' only apply to STOREs that move data.
+  such no-ops to carry tokens, with memory_type UOP even on STOREs, so the memory type
+  and pads of a STORE are only judged when it moves data.
 * Only the SRAM indices an instruction actually uses are checked: a reset GEMM reads no
   INP/WGT, an ALU with use_imm reads no source.
 * In schedule mode the program stops when FINISH executes; instructions of other modules
@@ -29,42 +29,25 @@ from typing import Callable, Iterator, Mapping
 
 import numpy as np
 
-from models.config import INSN_BYTES, UOP_BYTES, VtaConfig
+from models.config import INSN_BYTES, VtaConfig
+from models.decode import DecodedProgram, decode_program
 from models.dram import ADDR_LIMIT, Dram
-from models.isa import AluOp, EncodingError, MemType, Opcode, decode_insn, layout, module_of
+from models.isa import AluOp, MemType, Opcode, layout
+from models.spec import (
+    FLAG_QUEUE,
+    MEMORY,
+    MODULES,
+    POP_FLAGS,
+    PUSH_FLAGS,
+    QUEUES,
+    RULES,
+    merge_spans,
+    module_of,
+)
 from models.vector import Image, Vector
-
-#: Short rule ids carried by ProgramError.rule, with what each one means.
-RULES: dict[str, str] = {
-    "illegal-opcode": "opcode must be 0..4",
-    "illegal-memory-type": "memory_type must be 0..5",
-    "illegal-alu-opcode": "alu_opcode must be 0..4",
-    "load-out": "LOAD cannot target the OUT buffer",
-    "store-memory-type": "a STORE that moves data must have memory_type OUT",
-    "store-pad": "a STORE must have all pads 0",
-    "sram-overflow": "a LOAD/STORE tile must fit inside its SRAM buffer",
-    "index-overflow": "every GEMM/ALU/micro-op index must be below its buffer depth",
-    "dram-range": "DRAM accesses must stay below 4 GiB",
-    "insn-range": "the instruction stream must stay below 4 GiB",
-    "no-finish": "the instruction stream must contain a FINISH",
-    "illegal-flag": "every dependency flag set must name a token queue of its module",
-    "deadlock": "a module must not wait for a token that can never arrive",
-}
-
-#: Dependency flag -> token queue, per module (spec section 4); absent = illegal.
-QUEUES: dict[str, dict[str, str]] = {
-    "load": {"pop_next_dep": "C2L", "push_next_dep": "L2C"},
-    "compute": {"pop_prev_dep": "L2C", "pop_next_dep": "S2C",
-                "push_prev_dep": "C2L", "push_next_dep": "C2S"},
-    "store": {"pop_prev_dep": "C2S", "push_prev_dep": "S2C"},
-}
-POP_FLAGS = ("pop_prev_dep", "pop_next_dep")
-PUSH_FLAGS = ("push_prev_dep", "push_next_dep")
-MODULES = ("load", "compute", "store")
 
 #: Loop iterations handled per vectorised batch; bounds memory for huge GEMM/ALU loops.
 CHUNK = 1 << 19
-INSN_FETCH_BATCH = 4096
 
 
 def describe_insn(cfg: VtaConfig, insn: Mapping[str, int] | None) -> str:
@@ -199,7 +182,8 @@ def _wave_ranks(dst: np.ndarray, src: np.ndarray | None) -> np.ndarray | None:
 # --- the machine --------------------------------------------------------------------------
 @dataclass
 class _Tile:
-    """How one memory type is laid out: DRAM base name, element bytes, dtype and shape."""
+    """How one loadable memory type is laid out: DRAM base name, element bytes, SRAM buffer
+    (from :data:`models.spec.MEMORY`) and the numpy dtype and shape of one element."""
 
     base: str
     elem_bytes: int
@@ -210,13 +194,11 @@ class _Tile:
 
 def _tiles(cfg: VtaConfig) -> dict[int, _Tile]:
     lanes = (cfg.batch, cfg.block_out)
-    return {
-        MemType.UOP: _Tile("uop", UOP_BYTES, "<u4", (), "uop"),
-        MemType.INP: _Tile("inp", cfg.inp_bytes, "i1", (cfg.batch, cfg.block_in), "inp"),
-        MemType.WGT: _Tile("wgt", cfg.wgt_bytes, "i1", (cfg.block_out, cfg.block_in), "wgt"),
-        MemType.ACC: _Tile("acc", cfg.acc_bytes, "<i4", lanes, "acc"),
-        MemType.ACC_8BIT: _Tile("acc", cfg.acc8_bytes, "i1", lanes, "acc"),
-    }
+    element = {MemType.UOP: ("<u4", ()), MemType.INP: ("i1", (cfg.batch, cfg.block_in)),
+               MemType.WGT: ("i1", (cfg.block_out, cfg.block_in)), MemType.ACC: ("<i4", lanes),
+               MemType.ACC_8BIT: ("i1", lanes)}
+    return {mt: _Tile(MEMORY[mt].base, MEMORY[mt].elem_bytes(cfg), dtype, shape, MEMORY[mt].buffer)
+            for mt, (dtype, shape) in element.items()}
 
 
 class _Machine:
@@ -264,7 +246,7 @@ class _Machine:
     def _span_check(self, addr: int, rows: int, stride: int, row_bytes: int) -> None:
         end = addr + (rows - 1) * stride + row_bytes
         if end > ADDR_LIMIT:
-            raise self.error("dram-range", f"rows of {row_bytes} bytes from {addr:#x} with a "
+            raise self.error("index-overflow", f"rows of {row_bytes} bytes from {addr:#x} with a "
                                            f"stride of {stride} bytes end at {end:#x}, beyond 4 GiB")
 
     def _read_rows(self, addr: int, rows: int, stride: int, row_bytes: int) -> np.ndarray:
@@ -294,7 +276,7 @@ class _Machine:
         if insn["x_size"] == 0:
             return
         if mtype == MemType.OUT:
-            raise self.error("load-out", "LOAD of memory type OUT (the OUT buffer is written "
+            raise self.error("illegal-memory-type", "LOAD of memory type OUT (the OUT buffer is written "
                                          "by compute and read only by STORE)")
         tile = self.tiles[mtype]
         buf = self.sram[tile.sram]
@@ -303,7 +285,7 @@ class _Machine:
         rows, cols = y0 + ys + insn["y_pad_1"], x0 + xs + insn["x_pad_1"]
         start, count = insn["sram_base"], rows * cols
         if start + count > len(buf):
-            raise self.error("sram-overflow", f"sram_base {start} + {rows} rows x {cols} elements "
+            raise self.error("index-overflow", f"sram_base {start} + {rows} rows x {cols} elements "
                                               f"= {start + count} > {tile.sram.upper()} depth {len(buf)}")
         self.counters["loads"] += 1
         block = np.zeros((rows, cols) + tile.shape, dtype=buf.dtype)
@@ -321,7 +303,7 @@ class _Machine:
         if insn["x_size"] == 0:
             return
         if mtype != MemType.OUT:
-            raise self.error("store-memory-type", f"STORE of memory type {MemType(mtype).name}; "
+            raise self.error("illegal-memory-type", f"STORE of memory type {MemType(mtype).name}; "
                                                   f"only OUT can be stored")
         pads = {p: insn[p] for p in ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1") if insn[p]}
         if pads:
@@ -331,7 +313,7 @@ class _Machine:
         start, count = insn["sram_base"], ys * xs
         acc = self.sram["acc"]
         if start + count > len(acc):
-            raise self.error("sram-overflow", f"sram_base {start} + {ys} rows x {xs} elements "
+            raise self.error("index-overflow", f"sram_base {start} + {ys} rows x {xs} elements "
                                               f"= {start + count} > OUT depth {len(acc)}")
         self.counters["stores"] += 1
         if count == 0:
@@ -480,36 +462,32 @@ def fetch_program(cfg: VtaConfig, dram: Dram, insn_addr: int, insn_count: int) -
 
     Later instructions are not decoded: FINISH completes the program (spec sections 3/5).
     """
-    reachable = min(insn_count, max(0, (ADDR_LIMIT - insn_addr) // INSN_BYTES))
-    program: list[dict] = []
-    for first in range(0, reachable, INSN_FETCH_BATCH):
-        count = min(INSN_FETCH_BATCH, reachable - first)
-        data = dram.read_bytes(insn_addr + first * INSN_BYTES, count * INSN_BYTES)
-        program += _decode(cfg, data, first)
-        if program[-1]["opcode"] == Opcode.FINISH:
-            return program
-    if reachable < insn_count:
-        raise ProgramError(cfg, reachable, None, "compute", "insn-range",
-                           f"instruction {reachable} of {insn_count} would be fetched from "
-                           f"{insn_addr + reachable * INSN_BYTES:#x}, beyond 4 GiB")
-    raise ProgramError(cfg, insn_count, None, "compute", "no-finish",
-                       f"none of the {insn_count} instructions at {insn_addr:#x} is a FINISH")
+    return executable(decode_program(cfg, dram, insn_addr, insn_count, stop_at_finish=True))
 
 
-def _decode(cfg: VtaConfig, data: bytes, first: int) -> list[dict]:
-    """Decode 16-byte words up to and including the first FINISH."""
-    out = []
-    for n in range(len(data) // INSN_BYTES):
-        word = int.from_bytes(data[n * INSN_BYTES:(n + 1) * INSN_BYTES], "little")
-        try:
-            insn = decode_insn(cfg, word)
-        except EncodingError as exc:
-            raise ProgramError(cfg, first + n, {"opcode": word & 7}, "compute", "illegal-opcode",
-                               f"{exc} (raw word {word:#034x})") from None
-        out.append(insn)
+def executable(program: DecodedProgram) -> list[dict]:
+    """The instructions that run: those up to and including the first FINISH.
+
+    Raises ProgramError if an undecodable word, the end of the stream or the 4 GiB limit
+    comes before a FINISH.
+    """
+    cfg = program.cfg
+    for n, insn in enumerate(program.insns):
+        if insn is None:
+            word = program.words[n]
+            raise ProgramError(cfg, n, {"opcode": word & 7}, "compute", "illegal-opcode",
+                               f"illegal opcode {word & 7} (legal: 0..4, "
+                               f"{', '.join(f'{o.name}={o.value}' for o in Opcode)}) "
+                               f"(raw word {word:#034x})")
         if insn["opcode"] == Opcode.FINISH:
-            break
-    return out
+            return [i for i in program.insns[:n + 1] if i is not None]
+    at, count = len(program.insns), program.insn_count
+    if at < count:
+        raise ProgramError(cfg, at, None, "compute", "index-overflow",
+                           f"instruction {at} of {count} would be fetched from "
+                           f"{program.insn_addr + at * INSN_BYTES:#x}, beyond 4 GiB")
+    raise ProgramError(cfg, count, None, "compute", "missing-finish",
+                       f"none of the {count} instructions at {program.insn_addr:#x} is a FINISH")
 
 
 def _run_in_order(machine: _Machine, program: list[dict]) -> None:
@@ -521,7 +499,7 @@ def _check_flags(cfg: VtaConfig, program: list[dict]) -> None:
     for index, insn in enumerate(program):
         module = module_of(insn)
         for flag in POP_FLAGS + PUSH_FLAGS:
-            if insn[flag] and flag not in QUEUES[module]:
+            if insn[flag] and (module, flag) not in FLAG_QUEUE:
                 raise ProgramError(cfg, index, insn, module, "illegal-flag",
                                    f"{flag} has no token queue in the {module} module")
 
@@ -537,7 +515,7 @@ def _run_scheduled(machine: _Machine, program: list[dict], seed: int) -> None:
     _check_flags(cfg, program)
     queues = {m: [i for i, insn in enumerate(program) if module_of(insn) == m] for m in MODULES}
     heads = dict.fromkeys(MODULES, 0)
-    tokens = {"L2C": 0, "C2L": 0, "C2S": 0, "S2C": 0}
+    tokens = dict.fromkeys(QUEUES, 0)
     rng = random.Random(seed)
 
     def needs(module: str) -> list[str]:
@@ -563,7 +541,7 @@ def _run_scheduled(machine: _Machine, program: list[dict], seed: int) -> None:
 
 def _queues_named(insn: Mapping[str, int], module: str, flags: tuple[str, ...]) -> list[str]:
     """Token queues named by the given flags of an instruction of a module."""
-    return [QUEUES[module][f] for f in flags if insn[f]]
+    return [FLAG_QUEUE[module, f] for f in flags if insn[f]]
 
 
 def _deadlock(cfg: VtaConfig, program: list[dict], queues: dict[str, list[int]],
@@ -581,11 +559,17 @@ def execute(cfg: VtaConfig, dram: Dram, insn_addr: int, insn_count: int,
     """Run insn_count instructions at insn_addr on a copy of dram (spec section 3).
 
     Execution stops at the first FINISH (later instructions are neither decoded nor run);
-    a stream without FINISH is a 'no-finish' ProgramError. schedule=None runs program
+    a stream without FINISH is a 'missing-finish' ProgramError. schedule=None runs program
     order; an int seeds a random token-respecting interleaving of the three modules,
     which for a well-formed program must give the same DRAM.
     """
-    program = fetch_program(cfg, dram, insn_addr, insn_count)
+    return execute_program(cfg, dram, fetch_program(cfg, dram, insn_addr, insn_count), bases,
+                           schedule=schedule)
+
+
+def execute_program(cfg: VtaConfig, dram: Dram, program: list[dict], bases: Mapping[str, int], *,
+                    schedule: int | None = None) -> ExecResult:
+    """Run already fetched instructions (see :func:`executable`) on a copy of dram."""
     machine = _Machine(cfg, dram.copy(), bases)
     if schedule is None:
         _run_in_order(machine, program)
@@ -603,14 +587,8 @@ def run_vector(vector: Vector, schedule: int | None = None) -> ExecResult:
 
 def written_images(result: ExecResult) -> list[Image]:
     """Final DRAM bytes of every range a STORE wrote, merged into maximal contiguous images."""
-    spans = sorted((addr, addr + size) for _, addr, size in result.store_rows)
-    merged: list[list[int]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    return [Image(lo, result.dram.read_bytes(lo, hi - lo), "") for lo, hi in merged]
+    spans = merge_spans((addr, addr + size) for _, addr, size in result.store_rows)
+    return [Image(lo, result.dram.read_bytes(lo, hi - lo), "") for lo, hi in spans]
 
 
 def expected_images(vector: Vector) -> list[Image]:

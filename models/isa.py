@@ -281,12 +281,3 @@ def from_symbolic(obj: Mapping[str, object], what: str) -> dict[str, int]:
             raise EncodingError(f"{what}: field '{name}' must be an integer, got {value!r}")
     return out
 
-
-def module_of(insn: Mapping[str, int]) -> str:
-    """Which of the three modules executes an instruction (spec section 4)."""
-    op = insn["opcode"]
-    if op == Opcode.STORE:
-        return "store"
-    if op == Opcode.LOAD and insn.get("memory_type") in (MemType.INP, MemType.WGT):
-        return "load"
-    return "compute"

@@ -13,15 +13,12 @@ from collections import Counter
 from enum import IntEnum
 from typing import Iterable, Mapping
 
-from models.config import INSN_BYTES
-from models.isa import DEP_FLAGS, AluOp, EncodingError, MemType, Opcode, decode_insn, module_of
+from models.decode import decode_program
+from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
+from models.spec import LEGAL_FLAGS, module_of
 from models.vector import Vector
 
 PADS = ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1")
-#: Legal dependency flags of each module (spec section 4, table).
-LEGAL_FLAGS = {"load": ("pop_next_dep", "push_next_dep"),
-               "compute": ("pop_prev_dep", "pop_next_dep", "push_prev_dep", "push_next_dep"),
-               "store": ("pop_prev_dep", "push_prev_dep")}
 
 #: Items every regression must hit: each opcode, each LOAD memory type and STORE OUT,
 #: each ALU op with and without immediate, each LOAD pad non-zero and at 15, GEMM with and
@@ -83,14 +80,7 @@ def insn_items(insn: Mapping[str, int]) -> Iterable[str]:
 
 def program_of(vector: Vector) -> list[dict[str, int] | None]:
     """The decoded instruction stream of a vector; None for an undecodable word (opcode 5..7)."""
-    data = vector.dram().read_bytes(vector.insn_addr, INSN_BYTES * vector.insn_count)
-    out: list[dict[str, int] | None] = []
-    for n in range(0, len(data), INSN_BYTES):
-        try:
-            out.append(decode_insn(vector.config, int.from_bytes(data[n:n + INSN_BYTES], "little")))
-        except EncodingError:
-            out.append(None)
-    return out
+    return decode_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count).insns
 
 
 def collect(vectors: Iterable[Vector]) -> Counter[str]:

@@ -22,6 +22,7 @@ from typing import Any, Iterable
 
 from models.config import ConfigError, VtaConfig, read_json
 from models.dram import ADDR_LIMIT, Dram
+from models.spec.ranges import merge_spans
 
 FORMAT = "vta-vector-1"
 BASE_NAMES = ("uop", "inp", "wgt", "acc", "out")
@@ -81,14 +82,9 @@ class Coverage:
                        if img.data)
         self.spans = spans  # (lo, hi, image index) of each non-empty image, by address
         self.starts = [lo for lo, _, _ in spans]
-        runs: list[list[int]] = []
-        for lo, hi, _ in spans:
-            if runs and lo <= runs[-1][1]:
-                runs[-1][1] = max(runs[-1][1], hi)
-            else:
-                runs.append([lo, hi])
-        self.lows = [r[0] for r in runs]
-        self.highs = [r[1] for r in runs]
+        runs = merge_spans((lo, hi) for lo, hi, _ in spans)
+        self.lows = [lo for lo, _ in runs]
+        self.highs = [hi for _, hi in runs]
 
     def image_at(self, addr: int) -> int | None:
         """Index of the init image holding byte addr, or None."""

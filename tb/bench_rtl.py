@@ -16,7 +16,8 @@ from pathlib import Path
 
 from models.argtypes import OneLineParser
 from models.config import load_config
-from models.isa import MemType, Opcode, insns_from_bytes
+from models.isa import Opcode, insns_from_bytes
+from models.spec import MEMORY
 from models.vector import load_vector, save_vector
 from tb import programs as P
 from tb.uvm.api import explain, program_jobs, run_jobs
@@ -65,7 +66,7 @@ def _load_module_bytes(vector_dir: Path) -> int:
     vector = load_vector(vector_dir)
     cfg = vector.config
     data = vector.dram().read_bytes(vector.insn_addr, 16 * vector.insn_count)
-    elem = {MemType.INP: cfg.inp_bytes, MemType.WGT: cfg.wgt_bytes}
+    elem = {mt: info.elem_bytes(cfg) for mt, info in MEMORY.items() if info.load_module == "load"}
     return sum(i["x_size"] * i["y_size"] * elem[i["memory_type"]] for i in insns_from_bytes(cfg, data)
                if i["opcode"] == Opcode.LOAD and i["memory_type"] in elem)
 

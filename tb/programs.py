@@ -2,7 +2,7 @@
 
 Each function returns a models.vector.Vector; its expectation comes from the golden
 model (expect = None: the testbench's scoreboard runs models.executor) unless stated
-otherwise. Programs are written with vectors.progbuild.Program, which checks the token protocol.
+otherwise. Programs are written with models.progbuild.Program, which checks the token protocol.
 """
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 
 from models.config import VtaConfig
 from models.isa import AluOp
+from models.progbuild import Program, UopRange
 from models.vector import Vector
-from vectors.progbuild import Program
 
 #: DRAM regions (relative to each base) far enough apart for the largest tiles here
 REGIONS = {"uop": 0x0, "inp": 0x100000, "wgt": 0x200000, "acc": 0x400000, "acc8": 0x500000,
@@ -132,8 +132,6 @@ def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
     """Degenerate shapes: LOADs with y_size = 0 (pad rows only, or nothing), x_size = 0,
     STOREs of zero rows or columns, GEMM/ALU with empty loops or micro-op ranges, over
     previously loaded data so that any stray write shows in the stored result."""
-    from vectors.progbuild import UopRange
-
     rng = np.random.default_rng(seed)
     p = _prog(cfg)
     na = 12

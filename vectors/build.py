@@ -35,8 +35,9 @@ sys.path.insert(0, str(ROOT.parent))  # run as a script from anywhere: models/ a
 
 from models.config import VtaConfig, load_config  # noqa: E402
 from models.isa import AluOp, uops_to_bytes  # noqa: E402
+from models.progbuild import Program, UopRange, as_bytes  # noqa: E402
+from models.spec import MEMTYPE_OF  # noqa: E402
 from models.vector import Vector, save_vector  # noqa: E402
-from vectors.progbuild import MEMTYPE_OF, Program, UopRange, as_bytes  # noqa: E402
 
 SMALL = load_config("small")
 DEFAULT = load_config("default")

@@ -13,25 +13,23 @@ from typing import Mapping
 
 import numpy as np
 
-from models.config import INSN_BYTES, UOP_BYTES, VtaConfig
+from models.config import INSN_BYTES, VtaConfig
 from models.dram import ADDR_LIMIT
 from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, chance
 from models.isa import MemType, Opcode
+from models.spec import BASE_OF, MEMORY, MEMTYPE_OF
 from models.vector import BASE_NAMES
 
-#: Pool of each memory type, and the base register each pool is addressed from.
-POOL_OF_TYPE = {MemType.UOP: "uop", MemType.INP: "inp", MemType.WGT: "wgt",
-                MemType.ACC: "acc", MemType.ACC_8BIT: "acc8", MemType.OUT: "out"}
-BASE_OF_POOL = {"insn": None, "uop": "uop", "inp": "inp", "wgt": "wgt", "acc": "acc",
-                "acc8": "acc", "out": "out"}
+#: The pools: the program, then one per memory type, named by its kind (models.spec.MEMORY).
+#: The order is part of the generator's random stream: pools are placed in a permutation of it.
+POOLS = ("insn", "uop", "inp", "wgt", "acc", "acc8", "out")
 WINDOW_TOP = ADDR_LIMIT - (1 << 24)    # leaves 16 MiB above any window for the pools
 
 
 def element_bytes(cfg: VtaConfig) -> dict[str, int]:
     """Bytes per DRAM element of each pool."""
-    return {"insn": INSN_BYTES, "uop": UOP_BYTES, "inp": cfg.inp_bytes, "wgt": cfg.wgt_bytes,
-            "acc": cfg.acc_bytes, "acc8": cfg.acc8_bytes, "out": cfg.out_bytes}
+    return {"insn": INSN_BYTES, **{kind: MEMORY[MEMTYPE_OF[kind]].elem_bytes(cfg) for kind in POOLS[1:]}}
 
 
 @dataclass
@@ -53,18 +51,17 @@ def _bases(rng: np.random.Generator, knobs: GenKnobs, window: int) -> dict[str, 
 
 def place(rng: np.random.Generator, knobs: GenKnobs, cfg: VtaConfig,
           sizes: Mapping[str, int]) -> Placement:
-    """Place pools of ``sizes`` bytes (keys of BASE_OF_POOL) without overlap."""
+    """Place pools of ``sizes`` bytes (keys: POOLS) without overlap."""
     window = (below(rng, WINDOW_TOP >> 12) << 12) if chance(rng, knobs.high_addr_prob) \
         else below(rng, 64) << 12
     bases = _bases(rng, knobs, window)
     elem = element_bytes(cfg)
-    names = list(BASE_OF_POOL)
+    names = list(POOLS)
     cursor = window + (1 << 12) + below(rng, 64) * 16
     starts, offsets = {}, {}
     for n in rng.permutation(len(names)):
         name = names[int(n)]
-        base_name = BASE_OF_POOL[name]
-        base = bases[base_name] if base_name else 0
+        base = bases[BASE_OF[name]] if name in BASE_OF else 0
         lowest = max(cursor + below(rng, 4) * 64, base)
         start = lowest + (base - lowest) % elem[name]
         starts[name], offsets[name] = start, (start - base) // elem[name]
@@ -78,4 +75,4 @@ def relocate(insns: list[dict[str, int]], placement: Placement) -> None:
     """Turn pool-relative dram_base of every LOAD/STORE into the element address from its base."""
     for insn in insns:
         if insn["opcode"] in (Opcode.LOAD, Opcode.STORE):
-            insn["dram_base"] += placement.offsets[POOL_OF_TYPE[MemType(insn["memory_type"])]]
+            insn["dram_base"] += placement.offsets[MEMORY[MemType(insn["memory_type"])].kind]

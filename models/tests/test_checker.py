@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models.checker import RULES, CheckReport, check_program, check_vector, findings_of, merge_ranges
+from models.checker import RULES, CheckReport, check_program, check_vector, findings_of
 from models.config import load_config
 from models.dram import Dram
 from models.isa import AluOp, MemType, Opcode, insns_to_bytes, uops_to_bytes
@@ -156,10 +156,6 @@ def test_alu_with_immediate_reads_no_source_and_reset_gemm_reads_no_operands():
 def test_uops_never_loaded_read_as_zero():
     fp = check([gemm(0, 1), FINISH]).footprints[0]
     assert fp.sram_writes["acc"].tolist() == [0] and fp.sram_reads["inp"].tolist() == [0]
-
-
-def test_merge_ranges_joins_touching_and_overlapping_rows():
-    assert merge_ranges(np.array([20, 0, 8, 4]), np.array([4, 4, 4, 4])) == [(0, 12), (20, 4)]
 
 
 # --- one failing program per rule -----------------------------------------------------------
@@ -462,7 +458,7 @@ def _reference_accesses(insn: dict[str, int]) -> tuple[set, set]:
 
 def _reference_races(prog: list[dict[str, int]]) -> set[tuple[int, int]]:
     """Racing pairs from an explicit happens-before graph and its transitive closure."""
-    from models.isa import module_of
+    from models.spec import module_of
     modules = [module_of(i) for i in prog]
     queue_of = {("load", "pop_next_dep"): "C2L", ("load", "push_next_dep"): "L2C",
                 ("compute", "pop_prev_dep"): "L2C", ("compute", "pop_next_dep"): "S2C",

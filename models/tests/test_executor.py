@@ -433,20 +433,20 @@ def test_error_illegal_alu_opcode():
     raises(simple(alu(5, 0, 1)), "illegal-alu-opcode", 1, "compute")
 
 
-def test_error_load_out():
-    raises(simple(load(MemType.OUT, 0, 0)), "load-out", 1, "compute")
+def test_error_load_of_out():
+    raises(simple(load(MemType.OUT, 0, 0)), "illegal-memory-type", 1, "compute")
 
 
 def test_error_store_memory_type_and_pads():
-    raises(simple(store(0, 0, memory_type=MemType.ACC)), "store-memory-type", 1, "store")
+    raises(simple(store(0, 0, memory_type=MemType.ACC)), "illegal-memory-type", 1, "store")
     raises(simple(store(0, 0, x_pad_1=1)), "store-pad", 1, "store")
 
 
-def test_error_sram_overflow():
-    raises(simple(load(MemType.INP, 250, 0, y=2, x=4)), "sram-overflow", 1, "load")
-    raises(simple(load(MemType.INP, 250, 0, x=5, pads=(0, 1, 1, 0))), "sram-overflow", 1, "load")
+def test_error_tile_beyond_sram():
+    raises(simple(load(MemType.INP, 250, 0, y=2, x=4)), "index-overflow", 1, "load")
+    raises(simple(load(MemType.INP, 250, 0, x=5, pads=(0, 1, 1, 0))), "index-overflow", 1, "load")
     simple(load(MemType.INP, 250, 0, x=5, pads=(0, 0, 1, 0))).run()   # exactly 256 fits
-    raises(simple(store(250, 0, y=2, x=4)), "sram-overflow", 1, "store")
+    raises(simple(store(250, 0, y=2, x=4)), "index-overflow", 1, "store")
 
 
 @pytest.mark.parametrize("insn, what", [
@@ -467,25 +467,25 @@ def test_unused_indices_are_not_checked():
            alu(AluOp.ADD, 0, 1, iters=(3, 1), src=(128, 0), imm=1)).run()
 
 
-def test_error_dram_range():
-    raises(simple(load(MemType.WGT, 0, (1 << 32) // 16 - 1)), "dram-range", 1, "load")
+def test_error_dram_beyond_4gib():
+    raises(simple(load(MemType.WGT, 0, (1 << 32) // 16 - 1)), "index-overflow", 1, "load")
     p = simple(store(0, (1 << 32) // 4 - 1, y=2, stride=0xFFFF))
-    raises(p, "dram-range", 1, "store")
+    raises(p, "index-overflow", 1, "store")
 
 
-def test_error_insn_range():
+def test_error_insn_stream_beyond_4gib():
     p = simple()
     dram = Dram()
     dram.write((1 << 32) - 16, insns_to_bytes(SMALL, p.insns[:1]))
     with pytest.raises(ProgramError) as info:
         execute(SMALL, dram, (1 << 32) - 16, 2, p.bases)
-    assert (info.value.rule, info.value.index) == ("insn-range", 1)
+    assert (info.value.rule, info.value.index) == ("index-overflow", 1)
 
 
-def test_error_no_finish():
+def test_error_missing_finish():
     p = simple()
-    raises(p, "no-finish", 1, "compute", count=1)
-    raises(p, "no-finish", 0, "compute", count=0)
+    raises(p, "missing-finish", 1, "compute", count=1)
+    raises(p, "missing-finish", 0, "compute", count=0)
 
 
 def test_error_illegal_flag_in_schedule_mode_only():

@@ -12,7 +12,7 @@ import pytest
 from models.config import VtaConfig, load_config
 from models.executor import run_vector, written_images
 from models.gen import GenError, GenKnobs, build, generate, generate_many
-from models.isa import module_of
+from models.spec import SHIPPED_CONFIGS, module_of
 from models.stats import collect, format_stats, missing, program_of
 
 SMALL = load_config("small")
@@ -51,7 +51,7 @@ def test_coverage_over_200_seeds() -> None:
     assert hist["total/gemm_uop_execs"] / 200 <= 2000
 
 
-@pytest.mark.parametrize("name", ["small", "default", "batch2"])
+@pytest.mark.parametrize("name", SHIPPED_CONFIGS)
 def test_checker_accepts_every_program(name: str) -> None:
     cfg = load_config(name)
     for seed in range(1000, 1030):

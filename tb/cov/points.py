@@ -15,7 +15,8 @@ from typing import Any, Callable, Iterable
 
 from models.config import VtaConfig
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
-from models.stats import LEGAL_FLAGS, PADS
+from models.spec import LEGAL_FLAGS, MEMORY
+from models.stats import PADS
 from tb.uvm import regs
 
 MODULES = ("load", "compute", "store")
@@ -28,8 +29,7 @@ REGISTERS = {regs.CTRL: "CTRL", regs.CYCLES: "CYCLES", regs.INSN_COUNT: "INSN_CO
 WRITABLE = tuple(name for name in REGISTERS.values() if name != "CYCLES")
 BUFFERS = ("uop", "inp", "wgt", "acc", "out")
 LOAD_TYPES = (MemType.UOP, MemType.WGT, MemType.INP, MemType.ACC, MemType.ACC_8BIT)
-_BUFFER_OF = {MemType.UOP: "uop", MemType.WGT: "wgt", MemType.INP: "inp",
-              MemType.ACC: "acc", MemType.ACC_8BIT: "acc", MemType.OUT: "out"}
+_BUFFER_OF = {mt: info.buffer for mt, info in MEMORY.items()}
 
 
 @dataclass(frozen=True)

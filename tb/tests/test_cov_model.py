@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from models.asm import parse_line
 from models.config import load_config
-from models.isa import decode_insn, module_of
+from models.isa import decode_insn
+from models.spec import module_of
 from tb.cov.model import CovModel
 from tb.cov.points import CycleSample
 from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from models.config import VtaConfig, load_config
+from models.spec import SHIPPED_CONFIGS
 from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 
 #: configurations beyond the shipped ones that stress the parameterization
@@ -26,7 +27,7 @@ EXTRA_CONFIGS = {
                 "LOG_WGT_BUFF_SIZE": 16, "LOG_ACC_BUFF_SIZE": 14, "LOG_BUS_WIDTH": 8},
     "deep_queues": {"CMD_QUEUE_DEPTH": 64, "TOKEN_QUEUE_DEPTH": 255},
 }
-CONFIGS = {name: load_config(name) for name in ("default", "small", "batch2")}
+CONFIGS = {name: load_config(name) for name in SHIPPED_CONFIGS}
 CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
 
 VERILATORS = [str(VERILATOR_ROOT / "bin" / "verilator")]

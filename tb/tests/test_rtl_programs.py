@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from models.config import VtaConfig, load_config
+from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import save_vector
 from tb import programs as P
 from tb.bench_rtl import run_programs
@@ -16,7 +17,6 @@ from tb.tests.test_lint import EXTRA_CONFIGS
 from tb.uvm.api import explain, program_jobs, run_jobs
 from tb.uvm.pytest_support import SIMS
 
-SHIPPED = ("default", "small", "batch2")
 SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F}
 #: Profiles of the sweep: an ideal memory and one that stalls every channel.

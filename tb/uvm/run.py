@@ -25,6 +25,7 @@ from models.argtypes import OneLineParser, positive_float, positive_int
 from models.argtypes import seed as seed_arg
 from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
+from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
 from tb.uvm.build import TIMESCALE, TOPLEVEL, BuildError, build
@@ -37,7 +38,6 @@ from tb.uvm.report import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
 
-SHIPPED = ("default", "small", "batch2")
 TESTS = ("all", "directed", "random", "regmap", "reset", "back2back", "negative")
 WORK = ROOT / "build" / "uvm"
 FAILURES = ROOT / "build" / "failures"

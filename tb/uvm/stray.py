@@ -13,6 +13,7 @@ from typing import Callable
 
 from pyuvm import uvm_subscriber
 
+from models.spec import merge_spans
 from tb.uvm.txn import AxiBurst
 
 
@@ -21,14 +22,9 @@ class AllowedWrites:
 
     def __init__(self, ranges: list[tuple[int, int, int]], describe: Callable[[int], str]) -> None:
         spans = sorted((a, a + n, i) for a, n, i in ranges if n > 0)
-        merged: list[list[int]] = []
-        for lo, hi, _ in spans:
-            if merged and lo <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], hi)
-            else:
-                merged.append([lo, hi])
-        self.starts = [m[0] for m in merged]
-        self.ends = [m[1] for m in merged]
+        merged = merge_spans((lo, hi) for lo, hi, _ in spans)
+        self.starts = [lo for lo, _ in merged]
+        self.ends = [hi for _, hi in merged]
         self.stores = spans
         self.describe = describe
 

@@ -20,7 +20,8 @@ from pyuvm import uvm_sequence
 from models.asm import disasm_insn
 from models.checker import CheckReport, check_vector
 from models.executor import ExecResult, ProgramError, fetch_program, run_vector, written_images
-from models.isa import MemType, Opcode, module_of
+from models.isa import MemType, Opcode
+from models.spec import module_of
 from models.vector import Image, Vector
 from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
 from tb.uvm.env import VtaEnv

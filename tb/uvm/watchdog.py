@@ -21,7 +21,8 @@ import os
 from typing import Mapping, Sequence
 
 from models.config import VtaConfig
-from models.isa import MemType, Opcode
+from models.isa import Opcode
+from models.spec import MEMORY
 
 MARGIN = 4
 FIXED = 2000  # launch, fetch start-up, final write responses, DONE polling
@@ -32,9 +33,7 @@ BACKSTOP_GRACE = 60.0
 
 
 def _mem_cost(cfg: VtaConfig, insn: Mapping[str, int]) -> int:
-    elem_bytes: dict[int, int] = {MemType.UOP: cfg.uop_bytes, MemType.INP: cfg.inp_bytes,
-                                  MemType.WGT: cfg.wgt_bytes, MemType.ACC: cfg.acc_bytes,
-                                  MemType.ACC_8BIT: cfg.acc8_bytes, MemType.OUT: cfg.out_bytes}
+    elem_bytes: dict[int, int] = {mt: info.elem_bytes(cfg) for mt, info in MEMORY.items()}
     elem = elem_bytes.get(insn["memory_type"], cfg.acc_bytes)
     rows = insn["y_size"] + insn.get("y_pad_0", 0) + insn.get("y_pad_1", 0)
     cols = insn["x_size"] + insn.get("x_pad_0", 0) + insn.get("x_pad_1", 0)

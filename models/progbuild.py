@@ -1,6 +1,7 @@
 """A small assembler for hand-written VTA test programs (spec sections 2-4 and 6).
 
-build.py describes each directed vector as a short program; this module turns that
+vectors/build.py describes each directed vector as a short program (and tb/programs.py
+the testbench's own programs); this module turns that
 description into DRAM images (instruction stream, micro-op table, data) and a
 :class:`models.vector.Vector`. It deliberately knows nothing about what the program
 computes: expected bytes are supplied by the caller from independent reference
@@ -16,33 +17,21 @@ from typing import Sequence
 import numpy as np
 
 from models.config import VtaConfig
-from models.isa import AluOp, MemType, Opcode, insns_to_bytes, module_of, uops_to_bytes
+from models.isa import DEP_FLAGS, AluOp, MemType, Opcode, insns_to_bytes, uops_to_bytes
+from models.spec import BASE_OF, FLAG_QUEUE, MEMORY, MEMTYPE_OF, QUEUES, module_of
 from models.vector import Image, Vector
-
-#: Which base register serves each memory type (ACC_8BIT shares the ACC base).
-BASE_OF = {"uop": "uop", "inp": "inp", "wgt": "wgt", "acc": "acc", "acc8": "acc", "out": "out"}
-
-MEMTYPE_OF = {"uop": MemType.UOP, "inp": MemType.INP, "wgt": MemType.WGT,
-              "acc": MemType.ACC, "acc8": MemType.ACC_8BIT, "out": MemType.OUT}
 
 #: Where each kind's data starts, relative to its base register, when the vector
 #: does not say otherwise. Distinct offsets keep regions apart when all bases are 0.
 DEFAULT_REGION = {"uop": 0x0000, "inp": 0x4000, "wgt": 0x8000, "acc": 0xC000, "acc8": 0xE000,
                   "out": 0x10000}
 
-#: Legal dependency flags per module (spec section 4 table) and the queue each one uses.
-FLAG_QUEUE = {
-    ("load", "pop_next_dep"): "C2L", ("load", "push_next_dep"): "L2C",
-    ("compute", "pop_prev_dep"): "L2C", ("compute", "pop_next_dep"): "S2C",
-    ("compute", "push_prev_dep"): "C2L", ("compute", "push_next_dep"): "C2S",
-    ("store", "pop_prev_dep"): "C2S", ("store", "push_prev_dep"): "S2C",
-}
-
 Uop = tuple[int, int, int]  # (dst_idx, src_idx, wgt_idx)
 
 
-class ProgramError(ValueError):
-    """A hand-written program that breaks a rule the builder checks."""
+class ProgramBuildError(ValueError):
+    """A hand-written program that breaks a rule the builder checks (not to be confused with
+    :class:`models.executor.ProgramError`, an error found while executing a program)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +47,7 @@ def as_bytes(array: np.ndarray, dtype: type) -> bytes:
     arr = np.asarray(array)
     info = np.iinfo(dtype)
     if arr.size and (arr.min() < info.min or arr.max() > info.max):
-        raise ProgramError(f"values out of range for {np.dtype(dtype).name}")
+        raise ProgramBuildError(f"values out of range for {np.dtype(dtype).name}")
     return arr.astype(np.dtype(dtype).newbyteorder("<")).tobytes()
 
 
@@ -88,9 +77,7 @@ class Program:
     # --- DRAM layout ------------------------------------------------------------------
     def elem_bytes(self, kind: str) -> int:
         """Bytes of one DRAM element of a kind (spec section 1 and 3)."""
-        c = self.cfg
-        return {"uop": c.uop_bytes, "inp": c.inp_bytes, "wgt": c.wgt_bytes, "acc": c.acc_bytes,
-                "acc8": c.acc8_bytes, "out": c.out_bytes}[kind]
+        return MEMORY[MEMTYPE_OF[kind]].elem_bytes(self.cfg)
 
     def addr(self, kind: str, dram_base: int) -> int:
         """Byte address of element ``dram_base`` of ``kind``: base + index * element bytes."""
@@ -112,7 +99,7 @@ class Program:
     def put(self, kind: str, dram_base: int, data: bytes, name: str = "") -> None:
         """Place init bytes at element ``dram_base`` of ``kind``."""
         if len(data) % self.elem_bytes(kind):
-            raise ProgramError(f"{name or kind}: {len(data)} bytes is not a whole number of "
+            raise ProgramBuildError(f"{name or kind}: {len(data)} bytes is not a whole number of "
                                f"{self.elem_bytes(kind)}-byte elements")
         image = Image(self.addr(kind, dram_base), bytes(data),
                       f"{name or kind + str(len(self.inits))}.bin")
@@ -206,39 +193,39 @@ class Program:
         program deadlock-free under in-order fetch with finite command queues.
         """
         depth = self.cfg.token_queue_depth
-        count = {"L2C": 0, "C2L": 0, "C2S": 0, "S2C": 0}
+        count = dict.fromkeys(QUEUES, 0)
         last_store_pushes = None
         for n, insn in enumerate(insns):
             module = module_of(insn)
             if insn["opcode"] == Opcode.FINISH and n != len(insns) - 1:
-                raise ProgramError(f"instruction {n}: FINISH before the end")
+                raise ProgramBuildError(f"instruction {n}: FINISH before the end")
             for order in ("pop", "push"):
-                for flag in ("pop_prev_dep", "pop_next_dep", "push_prev_dep", "push_next_dep"):
+                for flag in DEP_FLAGS:
                     if not insn.get(flag) or not flag.startswith(order):
                         continue
                     if (module, flag) not in FLAG_QUEUE:
-                        raise ProgramError(f"instruction {n}: {flag} is illegal on {module}")
+                        raise ProgramBuildError(f"instruction {n}: {flag} is illegal on {module}")
                     queue = FLAG_QUEUE[(module, flag)]
                     count[queue] += 1 if order == "push" else -1
                     if count[queue] < 0:
-                        raise ProgramError(f"instruction {n}: pops {queue} with no earlier push")
+                        raise ProgramBuildError(f"instruction {n}: pops {queue} with no earlier push")
                     if count[queue] > depth:
-                        raise ProgramError(f"instruction {n}: {queue} holds more than {depth}")
+                        raise ProgramBuildError(f"instruction {n}: {queue} holds more than {depth}")
             if insn["opcode"] == Opcode.STORE:
                 last_store_pushes = bool(insn["push_prev_dep"])
         if insns[-1]["opcode"] != Opcode.FINISH:
-            raise ProgramError("the last instruction is not FINISH")
+            raise ProgramBuildError("the last instruction is not FINISH")
         if any(count.values()):
-            raise ProgramError(f"tokens left unpopped at the end: {count}")
+            raise ProgramBuildError(f"tokens left unpopped at the end: {count}")
         if last_store_pushes is False:
-            raise ProgramError("the last STORE does not push S2C, so it may not happen-before FINISH")
+            raise ProgramBuildError("the last STORE does not push S2C, so it may not happen-before FINISH")
 
     @staticmethod
     def _check_overlap(images: list[Image], what: str) -> None:
         spans = sorted((img.addr, img.addr + len(img.data), img.file) for img in images)
         for (a0, a1, f0), (b0, _, f1) in zip(spans, spans[1:], strict=False):
             if b0 < a1:
-                raise ProgramError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
+                raise ProgramBuildError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
 
     # --- output -----------------------------------------------------------------------
     def build(self, description: str) -> Vector:
@@ -246,7 +233,7 @@ class Program:
         insns = list(self.insns)
         inits = list(self.inits)
         if len(self.auto_uops) > self.cfg.uop_depth:
-            raise ProgramError(f"{len(self.auto_uops)} micro-ops exceed the buffer")
+            raise ProgramBuildError(f"{len(self.auto_uops)} micro-ops exceed the buffer")
         if self.auto_uops:
             uop_dicts = [{"dst_idx": d, "src_idx": s, "wgt_idx": w} for d, s, w in self.auto_uops]
             base = self.alloc("uop", len(uop_dicts))
@@ -264,9 +251,9 @@ class Program:
                 if img.file in self._out_inits:
                     continue
                 if img.addr < exp.addr + len(exp.data) and exp.addr < img.addr + len(img.data):
-                    raise ProgramError(f"expect {exp.file} overlaps input image {img.file}")
+                    raise ProgramBuildError(f"expect {exp.file} overlaps input image {img.file}")
         names = [img.file for img in inits + self.expects]
         if len(set(names)) != len(names):
-            raise ProgramError(f"duplicate image file names: {names}")
+            raise ProgramBuildError(f"duplicate image file names: {names}")
         return Vector(self.cfg, self.insn_addr, len(insns), inits, self.expects,
                       dict(self.bases), " ".join(description.split()))
