@@ -10,9 +10,9 @@ Each vector is written as three parts, kept apart on purpose:
 1. data: numpy arrays placed into DRAM;
 2. program: instructions built with :mod:`vectors.progbuild`;
 3. reference: the expected DRAM bytes, computed here from the same arrays with plain
-   numpy (matmul, explicit loops, hand arithmetic) and the semantics of
-   ../shared/VTA_SPEC.md section 3 -- never with models/executor.py, so that the
-   executor and these vectors check each other.
+   numpy (matmul, explicit loops, hand arithmetic in :mod:`vectors.reference`) and the
+   semantics of ../shared/VTA_SPEC.md section 3 -- never with models/executor.py, so
+   that the executor and these vectors check each other.
 
 A recurring device is :func:`emit_expose`: STORE keeps only the low 8 bits of each
 accumulator lane, so to observe a full 32-bit result the program copies it three times
@@ -37,33 +37,25 @@ from models.config import VtaConfig, load_config  # noqa: E402
 from models.isa import AluOp, uops_to_bytes  # noqa: E402
 from models.vector import Vector, save_vector  # noqa: E402
 from vectors.progbuild import MEMTYPE_OF, Program, UopRange, as_bytes  # noqa: E402
+from vectors.reference import (  # noqa: E402
+    I32_MAX,
+    I32_MIN,
+    alu_ref,
+    byte_planes,
+    low8,
+    matmul_wt,
+    shr_ref,
+    wrap32,
+)
 
 SMALL = load_config("small")
 DEFAULT = load_config("default")
 BATCH2 = load_config("batch2")
 
-I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
-
 
 # =====================================================================================
-# Reference arithmetic (independent of models/executor.py)
+# Data helpers
 # =====================================================================================
-def wrap32(x: np.ndarray | int) -> np.ndarray:
-    """Two's-complement wrap of int64 values to int32 range (spec: ints wrap modulo 2^32)."""
-    return ((np.asarray(x, dtype=np.int64) + (1 << 31)) % (1 << 32)) - (1 << 31)
-
-
-def low8(acc: np.ndarray) -> bytes:
-    """STORE semantics: the low 8 bits of every accumulator lane, in element order."""
-    return (np.asarray(acc, dtype=np.int64) & 0xFF).astype(np.uint8).tobytes()
-
-
-def byte_planes(acc: np.ndarray) -> bytes:
-    """What emit_expose + STORE produce: low8(acc), low8(acc>>8), low8(acc>>16), low8(acc>>24)."""
-    acc = np.asarray(acc, dtype=np.int64)
-    return b"".join(low8(acc >> (8 * k)) for k in range(4))
-
-
 def tiles(mat: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Split a matrix into (R/rows, C/cols, rows, cols) blocks, block-row-major.
 
@@ -75,39 +67,6 @@ def tiles(mat: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return mat.reshape(r // rows, rows, c // cols, cols).transpose(0, 2, 1, 3)
 
 
-def matmul_wt(a: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """a @ w.T in int64: GEMM's ACC[b][j] += sum_k INP[b][k] * WGT[j][k]."""
-    return np.asarray(a, dtype=np.int64) @ np.asarray(w, dtype=np.int64).T
-
-
-def shr_ref(a: int, s: int) -> int:
-    """Spec ALU SHR on one lane: arithmetic right by s >= 0 (>= 32 gives the sign fill),
-    left by -s when s < 0 (>= 32 gives 0), result wrapped to 32 bits."""
-    if s >= 0:
-        return a >> min(s, 31)
-    if -s >= 32:
-        return 0
-    return int(wrap32(a << -s))
-
-
-def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
-    """Lane-wise spec ALU result op(dst, operand) on int64 arrays of int32 values."""
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
-    if op == AluOp.MIN:
-        return np.minimum(a, b)
-    if op == AluOp.MAX:
-        return np.maximum(a, b)
-    if op == AluOp.ADD:
-        return wrap32(a + b)
-    if op == AluOp.MUL:
-        return wrap32(a * b)
-    return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
-                    dtype=np.int64).reshape(a.shape)
-
-
-# =====================================================================================
-# Data helpers
-# =====================================================================================
 def rng_for(name: str) -> np.random.Generator:
     """A generator seeded by the vector name, so each vector is reproducible on its own."""
     return np.random.default_rng(zlib.crc32(name.encode()))
