@@ -8,35 +8,51 @@ byte-identical files.
 Each vector is written as three parts, kept apart on purpose:
 
 1. data: numpy arrays placed into DRAM;
-2. program: instructions built with :mod:`vectors.progbuild`;
+2. program: instructions built with :mod:`vectors.programs`;
 3. reference: the expected DRAM bytes, computed here from the same arrays with plain
    numpy (matmul, explicit loops, hand arithmetic in :mod:`vectors.reference`) and the
    semantics of ../shared/VTA_SPEC.md section 3 -- never with models/executor.py, so
    that the executor and these vectors check each other.
-
-A recurring device is :func:`emit_expose`: STORE keeps only the low 8 bits of each
-accumulator lane, so to observe a full 32-bit result the program copies it three times
-(GEMM reset, ALU ADD) and shifts the copies right by 8, 16 and 24 (ALU SHR); the four
-stored planes are then bytes 0..3 of each lane, which :func:`byte_planes` predicts.
 """
 from __future__ import annotations
 
 import argparse
 import shutil
 import sys
-import zlib
 from pathlib import Path
-from typing import Callable, TypedDict, Unpack
+from typing import Callable
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))  # run as a script from anywhere: models/ and vectors/
 
-from models.config import VtaConfig, load_config  # noqa: E402
+from models.config import VtaConfig  # noqa: E402
 from models.isa import AluOp, uops_to_bytes  # noqa: E402
 from models.vector import Vector, save_vector  # noqa: E402
-from vectors.progbuild import MEMTYPE_OF, Program, UopRange, as_bytes  # noqa: E402
+from vectors.data import (  # noqa: E402
+    BATCH2,
+    DEFAULT,
+    SMALL,
+    acc_shape,
+    fill_bytes,
+    i8,
+    i32,
+    inp_shape,
+    rng_for,
+    tiles,
+    wgt_shape,
+)
+from vectors.programs import (  # noqa: E402
+    MEMTYPE_OF,
+    Program,
+    UopRange,
+    as_bytes,
+    emit_expose,
+    emit_fill,
+    emit_reset,
+    store_and_finish,
+)
 from vectors.reference import (  # noqa: E402
     I32_MAX,
     I32_MIN,
@@ -47,108 +63,6 @@ from vectors.reference import (  # noqa: E402
     shr_ref,
     wrap32,
 )
-
-SMALL = load_config("small")
-DEFAULT = load_config("default")
-BATCH2 = load_config("batch2")
-
-
-# =====================================================================================
-# Data helpers
-# =====================================================================================
-def tiles(mat: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """Split a matrix into (R/rows, C/cols, rows, cols) blocks, block-row-major.
-
-    This is the DRAM layout of VTA tensors: INP blocks are BATCH x BLOCK_IN slices of
-    the activation matrix, WGT blocks BLOCK_OUT x BLOCK_IN slices of the weight matrix
-    (row-major [out][in]) and ACC/OUT blocks BATCH x BLOCK_OUT slices of the result.
-    """
-    r, c = mat.shape
-    return mat.reshape(r // rows, rows, c // cols, cols).transpose(0, 2, 1, 3)
-
-
-def rng_for(name: str) -> np.random.Generator:
-    """A generator seeded by the vector name, so each vector is reproducible on its own."""
-    return np.random.default_rng(zlib.crc32(name.encode()))
-
-
-def i8(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    """Random int8 values (held as int64)."""
-    return rng.integers(-128, 128, size=shape, dtype=np.int64)
-
-
-def i32(rng: np.random.Generator, *shape: int) -> np.ndarray:
-    """Random int32 values with the extremes and small values mixed in (held as int64)."""
-    vals = rng.integers(I32_MIN, I32_MAX + 1, size=shape, dtype=np.int64)
-    flat = vals.reshape(-1)
-    specials = [I32_MIN, I32_MAX, 0, -1, 1, 127, -128, 255]
-    for n in range(0, flat.size, 3):
-        flat[n] = specials[(n // 3) % len(specials)] if n % 2 == 0 else rng.integers(-300, 300)
-    return vals
-
-
-def acc_shape(cfg: VtaConfig, n: int) -> tuple[int, int, int]:
-    """Shape of n ACC/OUT elements: (n, BATCH, BLOCK_OUT)."""
-    return (n, cfg.batch, cfg.block_out)
-
-
-def inp_shape(cfg: VtaConfig, n: int) -> tuple[int, int, int]:
-    """Shape of n INP elements: (n, BATCH, BLOCK_IN)."""
-    return (n, cfg.batch, cfg.block_in)
-
-
-def wgt_shape(cfg: VtaConfig, n: int) -> tuple[int, int, int]:
-    """Shape of n WGT elements: (n, BLOCK_OUT, BLOCK_IN)."""
-    return (n, cfg.block_out, cfg.block_in)
-
-
-def fill_bytes(n: int, value: int) -> bytes:
-    """An init pattern for output regions, so untouched bytes are distinguishable from 0."""
-    return bytes([value]) * n
-
-
-# =====================================================================================
-# Program helpers (instruction sequences reused by several vectors)
-# =====================================================================================
-class TokenFlags(TypedDict, total=False):
-    """The token-flag keywords a helper passes on to Program.gemm / Program.alu."""
-
-    pop_prev: bool
-    pop_next: bool
-    push_prev: bool
-    push_next: bool
-
-
-def emit_reset(p: Program, base: int, n: int, **flags: Unpack[TokenFlags]) -> None:
-    """GEMM reset of ACC[base .. base+n) with one micro-op and an inner loop."""
-    p.gemm([(base, 0, 0)], iters=(1, n), dst=(0, 1), reset=True, **flags)
-
-
-def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFlags]) -> None:
-    """ACC[base .. base+n) = value in every lane: GEMM reset, then ALU ADD immediate."""
-    emit_reset(p, base, n)
-    p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)
-
-
-def emit_expose(p: Program, base: int, n: int, *, push_next: bool = False) -> None:
-    """Copy ACC[base .. base+n) to three scratch copies right after it, shifted by 8/16/24.
-
-    A STORE of 4n elements from ``base`` then shows every byte of every lane (see
-    byte_planes). Uses GEMM reset, ALU ADD (register) and ALU SHR (immediate 8).
-    """
-    scratch = base + n
-    emit_reset(p, scratch, 3 * n)
-    p.alu(AluOp.ADD, [(scratch, base, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))
-    for k in range(3):
-        p.alu(AluOp.SHR, [(scratch + k * n, 0, 0)], iters=(1, (3 - k) * n), dst=(0, 1), imm=8,
-              push_next=push_next and k == 2)
-
-
-def store_and_finish(p: Program, sram: int, dram: int, n: int) -> None:
-    """STORE n ACC elements (after the C2S token the last compute pushed), then FINISH."""
-    p.store(sram, dram, 1, n, pop_prev=True, push_prev=True)
-    p.finish(pop_next=True)
-
 
 # =====================================================================================
 # Vectors

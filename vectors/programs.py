@@ -1,0 +1,66 @@
+"""Writing the vectors' programs: the program builder and the sequences vectors share.
+
+This is the one place that imports the program builder (vectors/progbuild.py); vector
+modules take Program and friends from here, so moving the builder is a one-line change.
+
+A recurring device is :func:`emit_expose`: STORE keeps only the low 8 bits of each
+accumulator lane, so to observe a full 32-bit result the program copies it three times
+(GEMM reset, ALU ADD) and shifts the copies right by 8, 16 and 24 (ALU SHR); the four
+stored planes are then bytes 0..3 of each lane, which
+:func:`vectors.reference.byte_planes` predicts.
+"""
+from __future__ import annotations
+
+from typing import Callable, TypedDict, Unpack
+
+from models.isa import AluOp
+from models.vector import Vector
+from vectors.progbuild import MEMTYPE_OF, Program, UopRange, as_bytes
+
+__all__ = ["MEMTYPE_OF", "Builder", "Program", "TokenFlags", "UopRange", "as_bytes",
+           "emit_expose", "emit_fill", "emit_reset", "store_and_finish"]
+
+#: A vector builder: takes the vector's name (it seeds the random data) and returns the
+#: Vector; the description it passes to Program.build documents it in the manifest and
+#: the README.
+Builder = Callable[[str], Vector]
+
+
+class TokenFlags(TypedDict, total=False):
+    """The token-flag keywords a helper passes on to Program.gemm / Program.alu."""
+
+    pop_prev: bool
+    pop_next: bool
+    push_prev: bool
+    push_next: bool
+
+
+def emit_reset(p: Program, base: int, n: int, **flags: Unpack[TokenFlags]) -> None:
+    """GEMM reset of ACC[base .. base+n) with one micro-op and an inner loop."""
+    p.gemm([(base, 0, 0)], iters=(1, n), dst=(0, 1), reset=True, **flags)
+
+
+def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFlags]) -> None:
+    """ACC[base .. base+n) = value in every lane: GEMM reset, then ALU ADD immediate."""
+    emit_reset(p, base, n)
+    p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)
+
+
+def emit_expose(p: Program, base: int, n: int, *, push_next: bool = False) -> None:
+    """Copy ACC[base .. base+n) to three scratch copies right after it, shifted by 8/16/24.
+
+    A STORE of 4n elements from ``base`` then shows every byte of every lane (see
+    byte_planes). Uses GEMM reset, ALU ADD (register) and ALU SHR (immediate 8).
+    """
+    scratch = base + n
+    emit_reset(p, scratch, 3 * n)
+    p.alu(AluOp.ADD, [(scratch, base, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))
+    for k in range(3):
+        p.alu(AluOp.SHR, [(scratch + k * n, 0, 0)], iters=(1, (3 - k) * n), dst=(0, 1), imm=8,
+              push_next=push_next and k == 2)
+
+
+def store_and_finish(p: Program, sram: int, dram: int, n: int) -> None:
+    """STORE n ACC elements (after the C2S token the last compute pushed), then FINISH."""
+    p.store(sram, dram, 1, n, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
