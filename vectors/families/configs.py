@@ -1,0 +1,102 @@
+"""What only a larger configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops."""
+from __future__ import annotations
+
+import numpy as np
+
+from models.isa import AluOp
+from models.vector import Vector
+from vectors.data import BATCH2, DEFAULT, acc_shape, i8, i32, inp_shape, rng_for, wgt_shape
+from vectors.programs import Builder, Program, as_bytes, emit_expose, emit_fill, store_and_finish
+from vectors.reference import byte_planes, low8, matmul_wt, shr_ref, wrap32
+
+
+def v_default_pads(name: str) -> Vector:
+    cfg, rng = DEFAULT, rng_for(name)
+    p = Program(cfg)
+    rows, x = 2, 2
+    acc = i32(rng, *acc_shape(cfg, rows * x))
+    src = p.alloc("acc", rows * x, as_bytes(acc, np.int32), "acc_in")
+    X, Y = 15 + x + 15, 15 + rows + 15
+    total = X * Y + 32
+    emit_fill(p, 0, total, 77)
+    p.load("acc", 0, src, rows, x, pads=(15, 15, 15, 15), push_next=True)
+    out = p.alloc("out", total)
+    store_and_finish(p, 0, out, total)
+    ref = np.full(acc_shape(cfg, total), 77, dtype=np.int64)
+    tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
+    for y in range(rows):
+        tile[15 + y, 15:15 + x] = acc[y * x:(y + 1) * x]
+    ref[:X * Y] = tile.reshape(acc_shape(cfg, X * Y))
+    p.expect("out", out, low8(ref), "out")
+    return p.build("""Default configuration (BLOCK 16): LOAD ACC of a 2x2 tile with all four
+        pads at their maximum of 15 (a 32x32 = 1024-element padded tile) over a region pre-filled
+        with 77; the STORE of 1056 elements checks the zero pads, the data at rows/columns
+        15..16 and the 32 untouched elements after the tile.""")
+
+
+def v_batch2_alu(name: str) -> Vector:
+    cfg, rng = BATCH2, rng_for(name)
+    p = Program(cfg)
+    n = 3
+    acc8 = i8(rng, *acc_shape(cfg, 2 * n))
+    accs = i32(rng, *acc_shape(cfg, n))
+    a8_d = p.alloc("acc8", 2 * n, as_bytes(acc8, np.int8), "acc8_in")
+    s_d = p.alloc("acc", n, as_bytes(accs, np.int32), "acc_src")
+    S = 8 * n
+    p.load("acc8", 0, a8_d, 1, 2 * n)
+    p.load("acc", S, s_d, 1, n)
+    p.alu(AluOp.MUL, [(0, S, 0)], iters=(1, n), dst=(0, 1), src=(0, 1))
+    p.alu(AluOp.SHR, [(n, 0, 0)], iters=(1, n), dst=(0, 1), imm=-31)
+    p.alu(AluOp.MAX, [(0, S, 0)], iters=(2, 1), dst=(n, 0), src=(1, 0))
+    emit_expose(p, 0, 2 * n, push_next=True)
+    out = p.alloc("out", 8 * n)
+    store_and_finish(p, 0, out, 8 * n)
+    ref = acc8.copy()
+    ref[:n] = wrap32(acc8[:n] * accs)
+    ref[n:] = np.vectorize(lambda v: shr_ref(int(v), -31))(acc8[n:])
+    for o in range(2):
+        ref[n * o] = np.maximum(ref[n * o], accs[o])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""BATCH=2: LOAD ACC_8BIT of 6 elements (2x16 sign-extended lanes each),
+        ALU MUL by a register operand, SHR by immediate -31 (left shift by 31), and a MAX with
+        iter_out=2 and factors (dst 3, src 1), all full 32-bit results exposed byte by byte.
+        Expected lane by lane with numpy.""")
+
+
+def v_batch2_gemm(name: str) -> Vector:
+    cfg, rng = BATCH2, rng_for(name)
+    p = Program(cfg)
+    n_inp, n_wgt, n_acc = 6, 4, 4
+    inp = i8(rng, *inp_shape(cfg, n_inp))
+    wgt = i8(rng, *wgt_shape(cfg, n_wgt))
+    bias = rng.integers(-50000, 50000, size=acc_shape(cfg, n_acc), dtype=np.int64)
+    inp_d = p.alloc("inp", n_inp, as_bytes(inp, np.int8), "inp")
+    wgt_d = p.alloc("wgt", n_wgt, as_bytes(wgt, np.int8), "wgt")
+    bias_d = p.alloc("acc", n_acc, as_bytes(bias, np.int32), "bias")
+    p.load("acc", 0, bias_d, 1, n_acc)
+    p.load("inp", 0, inp_d, 1, n_inp)
+    p.load("wgt", 0, wgt_d, 1, n_wgt, push_next=True)
+    uops = [(0, 0, 0), (1, 1, 2)]
+    p.gemm(uops, iters=(2, 3), dst=(2, 0), src=(1, 1), wgt=(1, 0), pop_prev=True)
+    emit_expose(p, 0, n_acc, push_next=True)
+    out = p.alloc("out", 4 * n_acc)
+    store_and_finish(p, 0, out, 4 * n_acc)
+    ref = bias.copy()
+    for o in range(2):
+        for i in range(3):
+            for d, s, w in uops:
+                a, x, wi = d + 2 * o, s + o + i, w + o
+                # INP element x is BATCH x BLOCK_IN; each batch row b gets its own product.
+                ref[a] += matmul_wt(inp[x], wgt[wi])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""BATCH=2 GEMM loops: on a loaded bias, two micro-ops with iter_out=2,
+        iter_in=3 (dst factors 2/0 so the inner loop accumulates into one entry, src 1/1, wgt
+        1/0); each INP element holds two batch rows, each multiplied by the same 16x16 weight
+        block. Expected by explicit loops with numpy block products; exposed byte by byte.""")
+
+
+VECTORS: list[tuple[str, Builder]] = [
+    ("default_pads_all15", v_default_pads),
+    ("batch2_alu_acc8", v_batch2_alu),
+    ("batch2_gemm_loops", v_batch2_gemm),
+]

@@ -1,0 +1,292 @@
+"""GEMM: blocked products, loop nests, reset, 32-bit wrap, and the loads only GEMM reads.
+
+The INP, WGT and UOP buffers are observable only through a GEMM, so the vectors that
+check their loads (padding, strides, 2-D micro-op loads) live here too. Expected values
+are numpy block products placed by the spec's index formulas written out as loops.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from models.config import VtaConfig
+from models.isa import uops_to_bytes
+from models.vector import Vector
+from vectors.data import DEFAULT, SMALL, acc_shape, i8, inp_shape, rng_for, tiles, wgt_shape
+from vectors.programs import Builder, Program, UopRange, as_bytes, emit_expose, emit_reset, store_and_finish
+from vectors.reference import I32_MAX, I32_MIN, byte_planes, matmul_wt, wrap32
+
+
+def blocked_uops(mb: int, nb: int, kb: int, acc0: int = 0, inp0: int = 0,
+                 wgt0: int = 0) -> list[tuple[int, int, int]]:
+    """One micro-op per (m, n, k) block: ACC[m*nb+n] += INP[m*kb+k] . WGT[n*kb+k]^T."""
+    return [(acc0 + m * nb + n, inp0 + m * kb + k, wgt0 + n * kb + k)
+            for m in range(mb) for n in range(nb) for k in range(kb)]
+
+
+def v_gemm_basic(name: str) -> Vector:
+    cfg, rng = SMALL, rng_for(name)
+    p = Program(cfg)
+    mb, nb, kb = 3, 2, 2
+    A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
+    B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
+    inp_d = p.alloc("inp", mb * kb, as_bytes(tiles(A, cfg.batch, cfg.block_in), np.int8), "inp")
+    wgt_d = p.alloc("wgt", nb * kb, as_bytes(tiles(B, cfg.block_out, cfg.block_in), np.int8),
+                    "wgt")
+    p.load("inp", 0, inp_d, 1, mb * kb)
+    p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
+    emit_reset(p, 0, mb * nb)
+    p.gemm(blocked_uops(mb, nb, kb), pop_prev=True)
+    emit_expose(p, 0, mb * nb, push_next=True)
+    out = p.alloc("out", 4 * mb * nb)
+    store_and_finish(p, 0, out, 4 * mb * nb)
+    C = matmul_wt(A, B)
+    p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
+        acc_shape(cfg, mb * nb))), "out")
+    return p.build("""Basic GEMM: C = A (3x8) . B (8x8)^T on BLOCK 4, one micro-op per
+        (row block, column block, k block) = 12 micro-ops in one GEMM after a GEMM reset; the
+        full 32-bit results are exposed byte by byte. Expected = numpy matmul of the full
+        matrices.""")
+
+
+def v_gemm_32uops(name: str) -> Vector:
+    cfg, rng = SMALL, rng_for(name)
+    p = Program(cfg)
+    mb, nb, kb = 2, 2, 8
+    A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
+    B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
+    A[0, :] = -128
+    B[0, :] = -128  # C[0][0] = 32 * 16384 = 524288: needs bits 16..19
+    inp_d = p.alloc("inp", mb * kb, as_bytes(tiles(A, cfg.batch, cfg.block_in), np.int8), "inp")
+    wgt_d = p.alloc("wgt", nb * kb, as_bytes(tiles(B, cfg.block_out, cfg.block_in), np.int8),
+                    "wgt")
+    p.load("inp", 0, inp_d, 1, mb * kb)
+    p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
+    emit_reset(p, 0, mb * nb)
+    uops = blocked_uops(mb, nb, kb)
+    order = rng.permutation(len(uops))
+    p.gemm([uops[i] for i in order], pop_prev=True)
+    emit_expose(p, 0, mb * nb, push_next=True)
+    out = p.alloc("out", 4 * mb * nb)
+    store_and_finish(p, 0, out, 4 * mb * nb)
+    C = matmul_wt(A, B)
+    p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
+        acc_shape(cfg, mb * nb))), "out")
+    return p.build("""One GEMM instruction with 32 micro-ops (shuffled order) where every
+        accumulator entry receives 8 micro-ops from different INP/WGT entries: C = A (2x32) .
+        B (8x32)^T with row 0 of both all -128 so C[0][0] = 524288 needs the upper bytes.
+        Expected = numpy matmul, exposed byte by byte.""")
+
+
+def gemm_loops_vector(name: str, cfg: VtaConfig) -> Vector:
+    """GEMM loop nest with non-zero factors on every index stream."""
+    rng = rng_for(name)
+    p = Program(cfg)
+    n_inp, n_wgt, n_acc = 12, 8, 8
+    inp = i8(rng, *inp_shape(cfg, n_inp))
+    wgt = i8(rng, *wgt_shape(cfg, n_wgt))
+    inp_d = p.alloc("inp", n_inp, as_bytes(inp, np.int8), "inp")
+    wgt_d = p.alloc("wgt", n_wgt, as_bytes(wgt, np.int8), "wgt")
+    p.load("inp", 0, inp_d, 1, n_inp)
+    p.load("wgt", 0, wgt_d, 1, n_wgt, push_next=True)
+    emit_reset(p, 0, n_acc)
+    uops = [(0, 0, 0), (1, 3, 2)]
+    iter_out, iter_in = 3, 2
+    dst_f, src_f, wgt_f = (2, 2), (2, 1), (1, 2)
+    p.gemm(uops, iters=(iter_out, iter_in), dst=dst_f, src=src_f, wgt=wgt_f, pop_prev=True)
+    emit_expose(p, 0, n_acc, push_next=True)
+    out = p.alloc("out", 4 * n_acc)
+    store_and_finish(p, 0, out, 4 * n_acc)
+    # Reference: the spec's loop nest written out; (o=0,i=1) and (o=1,i=0) hit the same
+    # accumulator, so entries accumulate across loop iterations too.
+    ref = np.zeros(acc_shape(cfg, n_acc), dtype=np.int64)
+    for o in range(iter_out):
+        for i in range(iter_in):
+            for d, s, w in uops:
+                a = d + o * dst_f[0] + i * dst_f[1]
+                x = s + o * src_f[0] + i * src_f[1]
+                wi = w + o * wgt_f[0] + i * wgt_f[1]
+                ref[a] += matmul_wt(inp[x], wgt[wi])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build(f"""GEMM loop nest with iter_out=3, iter_in=2, two micro-ops and non-zero
+        factors for all three index streams (dst 2/2, src 2/1, wgt 1/2). Different (o, i)
+        pairs map to the same accumulator, so results also accumulate across iterations.
+        Expected by the spec's index formulas written as explicit Python loops over numpy
+        block products; exposed byte by byte. BATCH={cfg.batch}, BLOCK={cfg.block}.""")
+
+
+def v_gemm_loops_small(name: str) -> Vector:
+    return gemm_loops_vector(name, SMALL)
+
+
+def v_gemm_loops_default(name: str) -> Vector:
+    return gemm_loops_vector(name, DEFAULT)
+
+
+def v_gemm_reset(name: str) -> Vector:
+    cfg, rng = SMALL, rng_for(name)
+    p = Program(cfg)
+    inp = i8(rng, *inp_shape(cfg, 4))
+    wgt = i8(rng, *wgt_shape(cfg, 2))
+    bias = rng.integers(-10**6, 10**6, size=acc_shape(cfg, 4), dtype=np.int64)
+    inp_d = p.alloc("inp", 4, as_bytes(inp, np.int8), "inp")
+    wgt_d = p.alloc("wgt", 2, as_bytes(wgt, np.int8), "wgt")
+    bias_d = p.alloc("acc", 4, as_bytes(bias, np.int32), "bias")
+    p.load("acc", 0, bias_d, 1, 4)
+    p.load("inp", 0, inp_d, 1, 4)
+    p.load("wgt", 0, wgt_d, 1, 2, push_next=True)
+    p.gemm([(m, m, 0) for m in range(4)] + [(m, 3 - m, 1) for m in range(4)], pop_prev=True)
+    # Reset ACC 2 and 3; src/wgt indices of a reset micro-op are irrelevant.
+    p.gemm([(2, 5, 7)], iters=(1, 2), dst=(0, 1), src=(3, 1), wgt=(1, 1), reset=True)
+    p.gemm([(m, m, 1) for m in range(1, 4)])
+    emit_expose(p, 0, 4, push_next=True)
+    out = p.alloc("out", 16)
+    store_and_finish(p, 0, out, 16)
+    ref = np.stack([bias[m] + matmul_wt(inp[m], wgt[0]) + matmul_wt(inp[3 - m], wgt[1])
+                    for m in range(4)])
+    ref[2:4] = 0
+    for m in range(1, 4):
+        ref[m] += matmul_wt(inp[m], wgt[1])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""GEMM reset: a bias loaded with LOAD ACC, a GEMM accumulating onto it,
+        a reset GEMM (reset_reg=1, inner loop of 2, non-zero src/wgt indices and factors that must
+        be ignored) clearing ACC 2..3 only, then another GEMM accumulating onto ACC 1..3.
+        Expected by hand: bias + products, zero, + products; exposed byte by byte.""")
+
+
+def v_gemm_acc_wrap(name: str) -> Vector:
+    cfg = SMALL
+    p = Program(cfg)
+    inp = np.full(inp_shape(cfg, 2), 127, dtype=np.int64)
+    inp[1] = -128
+    wgt = np.full(wgt_shape(cfg, 1), 127, dtype=np.int64)
+    wgt[0, 2:, :] = -128
+    acc = np.array([[[I32_MAX, I32_MAX - 5000, I32_MIN, I32_MIN + 5000]],
+                    [[I32_MIN, I32_MAX, 1, -1]]], dtype=np.int64)
+    inp_d = p.alloc("inp", 2, as_bytes(inp, np.int8), "inp")
+    wgt_d = p.alloc("wgt", 1, as_bytes(wgt, np.int8), "wgt")
+    acc_d = p.alloc("acc", 2, as_bytes(acc, np.int32), "acc_in")
+    p.load("acc", 0, acc_d, 1, 2)
+    p.load("inp", 0, inp_d, 1, 2)
+    p.load("wgt", 0, wgt_d, 1, 1, push_next=True)
+    # Each accumulator gets its INP row . W^T three times (three micro-ops).
+    p.gemm([(0, 0, 0)] * 3 + [(1, 1, 0)] * 3, pop_prev=True)
+    emit_expose(p, 0, 2, push_next=True)
+    out = p.alloc("out", 8)
+    store_and_finish(p, 0, out, 8)
+    ref = wrap32(np.stack([acc[m] + 3 * matmul_wt(inp[m], wgt[0]) for m in range(2)]))
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""GEMM 32-bit wrap-around: accumulators loaded with values at and near
+        2^31-1 and -2^31 receive three repeated products of 127/-128 rows (+-193548 or so), so
+        they wrap past the int32 limits in both directions. Expected = (init + 3 * a . w)
+        wrapped modulo 2^32 by hand; exposed byte by byte.""")
+
+
+def v_gemm_padded(name: str) -> Vector:
+    cfg, rng = SMALL, rng_for(name)
+    p = Program(cfg)
+    # INP: DRAM rows of 3 elements, 2 of them loaded, padded (1, 2, 2, 1) -> X=5, Y=5.
+    inp_pads, inp_rows, inp_x, inp_stride = (1, 2, 2, 1), 2, 2, 3
+    inp_dram = i8(rng, *inp_shape(cfg, inp_rows * inp_stride))
+    # WGT: 1 row of 2 elements padded (0, 1, 3, 0) -> X=5, Y=2.
+    wgt_pads, wgt_x = (0, 1, 3, 0), 2
+    wgt_dram = i8(rng, *wgt_shape(cfg, wgt_x))
+    junk_inp = i8(rng, *inp_shape(cfg, 30))
+    junk_wgt = i8(rng, *wgt_shape(cfg, 12))
+    inp_d = p.alloc("inp", inp_rows * inp_stride, as_bytes(inp_dram, np.int8), "inp")
+    wgt_d = p.alloc("wgt", wgt_x, as_bytes(wgt_dram, np.int8), "wgt")
+    jinp_d = p.alloc("inp", 30, as_bytes(junk_inp, np.int8), "inp_prefill")
+    jwgt_d = p.alloc("wgt", 12, as_bytes(junk_wgt, np.int8), "wgt_prefill")
+    # Pre-fill the buffers with junk so that the pad zeros are observable.
+    p.load("inp", 0, jinp_d, 1, 30)
+    p.load("wgt", 0, jwgt_d, 1, 12)
+    p.load("inp", 0, inp_d, inp_rows, inp_x, stride=inp_stride, pads=inp_pads)
+    p.load("wgt", 0, wgt_d, 1, wgt_x, pads=wgt_pads, push_next=True)
+    n_acc = 30
+    emit_reset(p, 0, n_acc)
+    # ACC[x] = sum over all 12 WGT entries of INP[x] . WGT[w]^T, for every INP entry x.
+    p.gemm([(0, 0, w) for w in range(12)], iters=(1, n_acc), dst=(0, 1), src=(0, 1),
+           pop_prev=True)
+    emit_expose(p, 0, n_acc, push_next=True)
+    out = p.alloc("out", 4 * n_acc)
+    store_and_finish(p, 0, out, 4 * n_acc)
+    # Reference: build both SRAM images by hand, then a numpy product.
+    inp_sram = junk_inp.copy()
+    X = inp_pads[2] + inp_x + inp_pads[3]
+    inp_sram[:X * (inp_pads[0] + inp_rows + inp_pads[1])] = 0
+    for y in range(inp_rows):
+        for xx in range(inp_x):
+            inp_sram[(inp_pads[0] + y) * X + inp_pads[2] + xx] = inp_dram[y * inp_stride + xx]
+    wgt_sram = junk_wgt.copy()
+    WX = wgt_pads[2] + wgt_x + wgt_pads[3]
+    wgt_sram[:WX * 2] = 0
+    wgt_sram[wgt_pads[2]:wgt_pads[2] + wgt_x] = wgt_dram
+    wsum = wgt_sram.sum(axis=0)
+    ref = np.stack([matmul_wt(inp_sram[x], wsum) for x in range(n_acc)])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""Padding and strides on the load module's loads, checked through GEMM:
+        INP and WGT buffers are first filled with junk, then LOAD INP (2 rows of 2 from DRAM rows
+        3 elements apart, pads y 1/2 x 2/1) and LOAD WGT (pads y_pad_1=1, x_pad_0=3) overwrite
+        entries 0..24 and 0..9 with a zero-padded tile. A GEMM with 12 micro-ops and an inner
+        loop of 30 computes
+        ACC[x] = sum_w INP[x] . WGT[w]^T, so every zero pad entry and every untouched junk entry
+        shows. Expected: SRAM images built by hand, then numpy products; exposed byte by
+        byte.""")
+
+
+def v_load_uop_2d(name: str) -> Vector:
+    cfg, rng = SMALL, rng_for(name)
+    p = Program(cfg)
+    inp = i8(rng, *inp_shape(cfg, 8))
+    wgt = i8(rng, *wgt_shape(cfg, 8))
+    table = [(k % 3, k % 8, (3 * k) % 8) for k in range(10)]
+    uop_d = p.alloc("uop", len(table), uops_to_bytes(
+        cfg, [{"dst_idx": d, "src_idx": s, "wgt_idx": w} for d, s, w in table]), "uop_table")
+    inp_d = p.alloc("inp", 8, as_bytes(inp, np.int8), "inp")
+    wgt_d = p.alloc("wgt", 8, as_bytes(wgt, np.int8), "wgt")
+    # Explicit micro-ops live at 100.. and 120.., above the builder's own table at 0.
+    # UOP SRAM 100..111: y_pad_0 row of 4 zero uops, rows [t0 t1 t2 0] and [t5 t6 t7 0].
+    p.load("uop", 100, uop_d, 2, 3, stride=5, pads=(1, 0, 0, 1))
+    p.load("uop", 104, uop_d, 1, 0)  # x_size 0: no-op
+    p.load("uop", 120, uop_d + 8, 1, 2)  # plain load of t8, t9 at 120..121
+    p.load("inp", 0, inp_d, 1, 8)
+    p.load("wgt", 0, wgt_d, 1, 8, push_next=True)
+    emit_reset(p, 0, 4)
+    p.gemm(UopRange(100, 112), pop_prev=True)
+    p.gemm(UopRange(120, 122), iters=(2, 1), dst=(1, 0), src=(2, 0), wgt=(0, 0))
+    emit_expose(p, 0, 4, push_next=True)
+    out = p.alloc("out", 16)
+    store_and_finish(p, 0, out, 16)
+    # Reference: the micro-op buffer as the spec's padded 2-D LOAD builds it (zero micro-ops
+    # are (0, 0, 0)), then the GEMM loops by hand.
+    zero = (0, 0, 0)
+    sram = {100 + k: zero for k in range(4)}
+    sram.update({104: table[0], 105: table[1], 106: table[2], 107: zero,
+                 108: table[5], 109: table[6], 110: table[7], 111: zero,
+                 120: table[8], 121: table[9]})
+    ref = np.zeros(acc_shape(cfg, 4), dtype=np.int64)
+    for k in range(100, 112):
+        d, s, w = sram[k]
+        ref[d] += matmul_wt(inp[s], wgt[w])
+    for o in range(2):
+        for k in (120, 121):
+            d, s, w = sram[k]
+            ref[d + o] += matmul_wt(inp[s + 2 * o], wgt[w])
+    p.expect("out", out, byte_planes(ref), "out")
+    return p.build("""LOAD UOP forms: a 2-D micro-op load (2 rows of 3 from DRAM rows 5
+        apart) with y_pad_0=1 and x_pad_1=1 to sram_base 100, which places zero micro-ops
+        (dst 0, src 0, wgt 0) in the pad slots; a LOAD UOP with x_size 0 over it that must not
+        change anything; and a plain LOAD UOP to sram_base 120. Two GEMMs run over micro-op
+        ranges [100, 112) and [120, 122) (the latter with iter_out=2 and dst/src factors). Expected
+        by hand from the micro-op buffer image; exposed byte by byte.""")
+
+
+VECTORS: list[tuple[str, Builder]] = [
+    ("gemm_basic", v_gemm_basic),
+    ("gemm_32uops_accumulate", v_gemm_32uops),
+    ("gemm_loops_factors", v_gemm_loops_small),
+    ("default_gemm_loops_factors", v_gemm_loops_default),
+    ("gemm_reset", v_gemm_reset),
+    ("gemm_acc_wrap", v_gemm_acc_wrap),
+    ("gemm_padded_inp_wgt", v_gemm_padded),
+    ("load_uop_2d", v_load_uop_2d),
+]
