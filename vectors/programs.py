@@ -46,21 +46,25 @@ def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFl
     p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)
 
 
-def emit_expose(p: Program, base: int, n: int, *, push_next: bool = False) -> None:
-    """Copy ACC[base .. base+n) to three scratch copies right after it, shifted by 8/16/24.
-
-    A STORE of 4n elements from ``base`` then shows every byte of every lane (see
-    byte_planes). Uses GEMM reset, ALU ADD (register) and ALU SHR (immediate 8).
-    """
-    scratch = base + n
-    emit_reset(p, scratch, 3 * n)
-    p.alu(AluOp.ADD, [(scratch, base, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))
-    for k in range(3):
-        p.alu(AluOp.SHR, [(scratch + k * n, 0, 0)], iters=(1, (3 - k) * n), dst=(0, 1), imm=8,
-              push_next=push_next and k == 2)
-
-
-def store_and_finish(p: Program, sram: int, dram: int, n: int) -> None:
-    """STORE n ACC elements (after the C2S token the last compute pushed), then FINISH."""
-    p.store(sram, dram, 1, n, pop_prev=True, push_prev=True)
+def store_and_finish(p: Program, n: int) -> int:
+    """STORE ACC[0 .. n) (after the C2S token the last compute pushed) to a new OUT region of
+    n elements, then FINISH; returns the region's dram_base."""
+    out = p.alloc("out", n)
+    p.store(0, out, 1, n, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
+    return out
+
+
+def emit_expose(p: Program, n: int) -> int:
+    """End the program by storing every byte of every lane of ACC[0 .. n); returns the OUT base.
+
+    ACC[0 .. n) is copied to three scratch copies right after it, shifted by 8, 16 and 24
+    (GEMM reset, ALU ADD register, ALU SHR immediate 8, the last pushing C2S); a STORE of
+    the 4n elements from ACC 0 then shows bytes 0..3 of each lane (see byte_planes).
+    """
+    emit_reset(p, n, 3 * n)
+    p.alu(AluOp.ADD, [(n, 0, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))
+    for k in range(3):
+        p.alu(AluOp.SHR, [(n + k * n, 0, 0)], iters=(1, (3 - k) * n), dst=(0, 1), imm=8,
+              push_next=k == 2)
+    return store_and_finish(p, 4 * n)

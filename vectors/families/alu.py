@@ -13,7 +13,7 @@ from models.config import VtaConfig
 from models.isa import AluOp
 from models.vector import Vector
 from vectors.data import DEFAULT, SMALL, acc_shape, i32, rng_for
-from vectors.programs import Builder, Program, as_bytes, emit_expose, store_and_finish
+from vectors.programs import Builder, Program, as_bytes, emit_expose
 from vectors.reference import I32_MAX, I32_MIN, alu_ref, byte_planes, wrap32
 
 
@@ -37,9 +37,7 @@ def alu_op_vector(name: str, op: AluOp, reg_src: np.ndarray, imms: list[int],
     p.alu(op, [(0, src_base, 0)], iters=(1, n_reg), dst=(0, 1), src=(0, 1))
     for k, imm in enumerate(imms):
         p.alu(op, [(n_reg + k, 0, 0)], imm=imm)
-    emit_expose(p, 0, nd, push_next=True)
-    out = p.alloc("out", 4 * nd)
-    store_and_finish(p, 0, out, 4 * nd)
+    out = emit_expose(p, nd)
     ref = dst_vals.copy()
     ref[:n_reg] = alu_ref(op, dst_vals[:n_reg], reg_src)
     for k, imm in enumerate(imms):
@@ -125,9 +123,7 @@ def alu_overlap_vector(name: str, cfg: VtaConfig) -> Vector:
                       (M, M + 1, 0)])
     # dst == src, three outer iterations with zero factors: x -> 2x -> 4x -> 8x.
     p.alu(AluOp.ADD, [(D, D, 0), (D + 1, D + 1, 0)], iters=(3, 1))
-    emit_expose(p, 0, nd, push_next=True)
-    out = p.alloc("out", 4 * nd)
-    store_and_finish(p, 0, out, 4 * nd)
+    out = emit_expose(p, nd)
     # Reference by hand.
     ref_p = wrap32(np.cumsum(chain, axis=0))
     ref_l = wrap32(np.cumsum(loop_chain, axis=0))
@@ -172,9 +168,7 @@ def v_alu_loops(name: str) -> Vector:
     p.alu(AluOp.ADD, uops_a, iters=(3, 4), dst=(5, 1), src=(1, 3))
     # Immediate form touching a strided subset: ACC[6o + 2i + 1] *= -3 for o<2, i<3.
     p.alu(AluOp.MUL, [(1, 0, 0)], iters=(2, 3), dst=(6, 2), src=(0, 0), imm=-3)
-    emit_expose(p, 0, nd, push_next=True)
-    out = p.alloc("out", 4 * nd)
-    store_and_finish(p, 0, out, 4 * nd)
+    out = emit_expose(p, nd)
     ref = dst.copy()
     for o in range(3):
         for i in range(4):

@@ -20,8 +20,7 @@ def v_default_pads(name: str) -> Vector:
     total = X * Y + 32
     emit_fill(p, 0, total, 77)
     p.load("acc", 0, src, rows, x, pads=(15, 15, 15, 15), push_next=True)
-    out = p.alloc("out", total)
-    store_and_finish(p, 0, out, total)
+    out = store_and_finish(p, total)
     ref = np.full(acc_shape(cfg, total), 77, dtype=np.int64)
     tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
     for y in range(rows):
@@ -48,9 +47,7 @@ def v_batch2_alu(name: str) -> Vector:
     p.alu(AluOp.MUL, [(0, S, 0)], iters=(1, n), dst=(0, 1), src=(0, 1))
     p.alu(AluOp.SHR, [(n, 0, 0)], iters=(1, n), dst=(0, 1), imm=-31)
     p.alu(AluOp.MAX, [(0, S, 0)], iters=(2, 1), dst=(n, 0), src=(1, 0))
-    emit_expose(p, 0, 2 * n, push_next=True)
-    out = p.alloc("out", 8 * n)
-    store_and_finish(p, 0, out, 8 * n)
+    out = emit_expose(p, 2 * n)
     ref = acc8.copy()
     ref[:n] = wrap32(acc8[:n] * accs)
     ref[n:] = np.vectorize(lambda v: shr_ref(int(v), -31))(acc8[n:])
@@ -78,9 +75,7 @@ def v_batch2_gemm(name: str) -> Vector:
     p.load("wgt", 0, wgt_d, 1, n_wgt, push_next=True)
     uops = [(0, 0, 0), (1, 1, 2)]
     p.gemm(uops, iters=(2, 3), dst=(2, 0), src=(1, 1), wgt=(1, 0), pop_prev=True)
-    emit_expose(p, 0, n_acc, push_next=True)
-    out = p.alloc("out", 4 * n_acc)
-    store_and_finish(p, 0, out, 4 * n_acc)
+    out = emit_expose(p, n_acc)
     ref = bias.copy()
     for o in range(2):
         for i in range(3):

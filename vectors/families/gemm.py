@@ -12,7 +12,7 @@ from models.config import VtaConfig
 from models.isa import uops_to_bytes
 from models.vector import Vector
 from vectors.data import DEFAULT, SMALL, acc_shape, i8, inp_shape, rng_for, tiles, wgt_shape
-from vectors.programs import Builder, Program, UopRange, as_bytes, emit_expose, emit_reset, store_and_finish
+from vectors.programs import Builder, Program, UopRange, as_bytes, emit_expose, emit_reset
 from vectors.reference import I32_MAX, I32_MIN, byte_planes, matmul_wt, wrap32
 
 
@@ -36,9 +36,7 @@ def v_gemm_basic(name: str) -> Vector:
     p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
     emit_reset(p, 0, mb * nb)
     p.gemm(blocked_uops(mb, nb, kb), pop_prev=True)
-    emit_expose(p, 0, mb * nb, push_next=True)
-    out = p.alloc("out", 4 * mb * nb)
-    store_and_finish(p, 0, out, 4 * mb * nb)
+    out = emit_expose(p, mb * nb)
     C = matmul_wt(A, B)
     p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
         acc_shape(cfg, mb * nb))), "out")
@@ -65,9 +63,7 @@ def v_gemm_32uops(name: str) -> Vector:
     uops = blocked_uops(mb, nb, kb)
     order = rng.permutation(len(uops))
     p.gemm([uops[i] for i in order], pop_prev=True)
-    emit_expose(p, 0, mb * nb, push_next=True)
-    out = p.alloc("out", 4 * mb * nb)
-    store_and_finish(p, 0, out, 4 * mb * nb)
+    out = emit_expose(p, mb * nb)
     C = matmul_wt(A, B)
     p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
         acc_shape(cfg, mb * nb))), "out")
@@ -93,9 +89,7 @@ def gemm_loops_vector(name: str, cfg: VtaConfig) -> Vector:
     iter_out, iter_in = 3, 2
     dst_f, src_f, wgt_f = (2, 2), (2, 1), (1, 2)
     p.gemm(uops, iters=(iter_out, iter_in), dst=dst_f, src=src_f, wgt=wgt_f, pop_prev=True)
-    emit_expose(p, 0, n_acc, push_next=True)
-    out = p.alloc("out", 4 * n_acc)
-    store_and_finish(p, 0, out, 4 * n_acc)
+    out = emit_expose(p, n_acc)
     # Reference: the spec's loop nest written out; (o=0,i=1) and (o=1,i=0) hit the same
     # accumulator, so entries accumulate across loop iterations too.
     ref = np.zeros(acc_shape(cfg, n_acc), dtype=np.int64)
@@ -138,9 +132,7 @@ def v_gemm_reset(name: str) -> Vector:
     # Reset ACC 2 and 3; src/wgt indices of a reset micro-op are irrelevant.
     p.gemm([(2, 5, 7)], iters=(1, 2), dst=(0, 1), src=(3, 1), wgt=(1, 1), reset=True)
     p.gemm([(m, m, 1) for m in range(1, 4)])
-    emit_expose(p, 0, 4, push_next=True)
-    out = p.alloc("out", 16)
-    store_and_finish(p, 0, out, 16)
+    out = emit_expose(p, 4)
     ref = np.stack([bias[m] + matmul_wt(inp[m], wgt[0]) + matmul_wt(inp[3 - m], wgt[1])
                     for m in range(4)])
     ref[2:4] = 0
@@ -170,9 +162,7 @@ def v_gemm_acc_wrap(name: str) -> Vector:
     p.load("wgt", 0, wgt_d, 1, 1, push_next=True)
     # Each accumulator gets its INP row . W^T three times (three micro-ops).
     p.gemm([(0, 0, 0)] * 3 + [(1, 1, 0)] * 3, pop_prev=True)
-    emit_expose(p, 0, 2, push_next=True)
-    out = p.alloc("out", 8)
-    store_and_finish(p, 0, out, 8)
+    out = emit_expose(p, 2)
     ref = wrap32(np.stack([acc[m] + 3 * matmul_wt(inp[m], wgt[0]) for m in range(2)]))
     p.expect("out", out, byte_planes(ref), "out")
     return p.build("""GEMM 32-bit wrap-around: accumulators loaded with values at and near
@@ -206,9 +196,7 @@ def v_gemm_padded(name: str) -> Vector:
     # ACC[x] = sum over all 12 WGT entries of INP[x] . WGT[w]^T, for every INP entry x.
     p.gemm([(0, 0, w) for w in range(12)], iters=(1, n_acc), dst=(0, 1), src=(0, 1),
            pop_prev=True)
-    emit_expose(p, 0, n_acc, push_next=True)
-    out = p.alloc("out", 4 * n_acc)
-    store_and_finish(p, 0, out, 4 * n_acc)
+    out = emit_expose(p, n_acc)
     # Reference: build both SRAM images by hand, then a numpy product.
     inp_sram = junk_inp.copy()
     X = inp_pads[2] + inp_x + inp_pads[3]
@@ -253,9 +241,7 @@ def v_load_uop_2d(name: str) -> Vector:
     emit_reset(p, 0, 4)
     p.gemm(UopRange(100, 112), pop_prev=True)
     p.gemm(UopRange(120, 122), iters=(2, 1), dst=(1, 0), src=(2, 0), wgt=(0, 0))
-    emit_expose(p, 0, 4, push_next=True)
-    out = p.alloc("out", 16)
-    store_and_finish(p, 0, out, 16)
+    out = emit_expose(p, 4)
     # Reference: the micro-op buffer as the spec's padded 2-D LOAD builds it (zero micro-ops
     # are (0, 0, 0)), then the GEMM loops by hand.
     zero = (0, 0, 0)

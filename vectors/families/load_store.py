@@ -87,9 +87,7 @@ def v_load_acc8_negative(name: str) -> Vector:
     n = X * Y
     emit_fill(p, 0, n, 99)  # pre-fill so that pad zeros are visible
     p.load("acc8", 0, src, rows, x, stride=row_len, pads=pads)
-    emit_expose(p, 0, n, push_next=True)
-    out = p.alloc("out", 4 * n)
-    store_and_finish(p, 0, out, 4 * n)
+    out = emit_expose(p, n)
     # Reference: build the padded tile by hand, sign-extending int8 to int32 (int64 here).
     tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
     for y in range(rows):
@@ -114,8 +112,7 @@ def v_load_pads_x15(name: str) -> Vector:
     total = 1 + rows * X + 3  # one untouched element before, three after
     emit_fill(p, 0, total, -7)
     p.load("acc", 1, src, rows, x, stride=stride, pads=pads, push_next=True)
-    out = p.alloc("out", total)
-    store_and_finish(p, 0, out, total)
+    out = store_and_finish(p, total)
     # Reference: -7 everywhere, then the padded tile (zeros + data) at ACC 1.
     ref = np.full(acc_shape(cfg, total), -7, dtype=np.int64)
     for y in range(rows):
@@ -140,8 +137,7 @@ def v_load_pads_y15(name: str) -> Vector:
     total = 2 + X * Y + 2
     emit_fill(p, 0, total, 300)
     p.load("acc", 2, src, rows, x, pads=pads, push_next=True)
-    out = p.alloc("out", total)
-    store_and_finish(p, 0, out, total)
+    out = store_and_finish(p, total)
     ref = np.full(acc_shape(cfg, total), 300, dtype=np.int64)
     tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
     for y in range(rows):
