@@ -60,3 +60,37 @@ def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
         return wrap32(a * b)
     return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
                     dtype=np.int64).reshape(a.shape)
+
+
+#: LOAD padding (y_pad_0, y_pad_1, x_pad_0, x_pad_1), as Program.load takes it.
+Pads = tuple[int, int, int, int]
+
+
+def load_2d(dram: np.ndarray, rows: int, x: int, stride: int, pads: Pads) -> np.ndarray:
+    """The SRAM elements a padded 2-D LOAD writes, from sram_base on (spec LOAD).
+
+    ``dram`` holds DRAM elements along its first axis; row y of the tile is elements
+    y*stride .. y*stride+x. The tile is (y_pad_0 + rows + y_pad_1) rows of
+    (x_pad_0 + x + x_pad_1) elements, row-major, with zero elements in the pads; the
+    values keep their sign (an ACC_8BIT load sign-extends).
+    """
+    y0, y1, x0, x1 = pads
+    width, height = x0 + x + x1, y0 + rows + y1
+    tile = np.zeros((height, width) + dram.shape[1:], dtype=np.int64)
+    for y in range(rows):
+        tile[y0 + y, x0:x0 + x] = dram[y * stride:y * stride + x]
+    return tile.reshape((height * width,) + dram.shape[1:])
+
+
+def store_2d(region: bytes, tile: np.ndarray, stride: int) -> bytes:
+    """An OUT region after a strided STORE of ``tile`` over its initial bytes ``region``.
+
+    ``tile`` is (rows, x, ...lanes): element xx of row y lands at element y*stride + xx,
+    truncated to the low 8 bits of each lane (:func:`low8`); the gaps keep their bytes.
+    """
+    out = bytearray(region)
+    size = tile[0, 0].size
+    for y, row in enumerate(tile):
+        start = y * stride * size
+        out[start:start + row.size] = low8(row)
+    return bytes(out)

@@ -1,36 +1,16 @@
 """What only a larger configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops."""
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from models.isa import AluOp
 from models.vector import Vector
 from vectors.data import BATCH2, DEFAULT, acc_shape, i8, i32, inp_shape, rng_for, wgt_shape
-from vectors.programs import Builder, Program, as_bytes, emit_expose, emit_fill, store_and_finish
-from vectors.reference import byte_planes, low8, matmul_wt, shr_ref, wrap32
-
-
-def v_default_pads(name: str) -> Vector:
-    cfg, rng = DEFAULT, rng_for(name)
-    p = Program(cfg)
-    rows, x = 2, 2
-    acc = i32(rng, *acc_shape(cfg, rows * x))
-    src = p.alloc("acc", rows * x, as_bytes(acc, np.int32), "acc_in")
-    X, Y = 15 + x + 15, 15 + rows + 15
-    total = X * Y + 32
-    emit_fill(p, 0, total, 77)
-    p.load("acc", 0, src, rows, x, pads=(15, 15, 15, 15), push_next=True)
-    out = store_and_finish(p, total)
-    ref = np.full(acc_shape(cfg, total), 77, dtype=np.int64)
-    tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
-    for y in range(rows):
-        tile[15 + y, 15:15 + x] = acc[y * x:(y + 1) * x]
-    ref[:X * Y] = tile.reshape(acc_shape(cfg, X * Y))
-    p.expect("out", out, low8(ref), "out")
-    return p.build("""Default configuration (BLOCK 16): LOAD ACC of a 2x2 tile with all four
-        pads at their maximum of 15 (a 32x32 = 1024-element padded tile) over a region pre-filled
-        with 77; the STORE of 1056 elements checks the zero pads, the data at rows/columns
-        15..16 and the 32 untouched elements after the tile.""")
+from vectors.families.load_store import padded_load
+from vectors.programs import Builder, Program, as_bytes, emit_expose
+from vectors.reference import byte_planes, matmul_wt, shr_ref, wrap32
 
 
 def v_batch2_alu(name: str) -> Vector:
@@ -91,7 +71,12 @@ def v_batch2_gemm(name: str) -> Vector:
 
 
 VECTORS: list[tuple[str, Builder]] = [
-    ("default_pads_all15", v_default_pads),
+    ("default_pads_all15", partial(
+        padded_load, cfg=DEFAULT, rows=2, x=2, stride=2, pads=(15, 15, 15, 15), fill=77, at=0,
+        after=32, description="""Default configuration (BLOCK 16): LOAD ACC of a 2x2 tile with all four
+        pads at their maximum of 15 (a 32x32 = 1024-element padded tile) over a region pre-filled
+        with 77; the STORE of 1056 elements checks the zero pads, the data at rows/columns
+        15..16 and the 32 untouched elements after the tile.""")),
     ("batch2_alu_acc8", v_batch2_alu),
     ("batch2_gemm_loops", v_batch2_gemm),
 ]

@@ -7,16 +7,19 @@ transfer with x_size 0 writes nothing yet still passes its tokens on.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
+from models.config import VtaConfig
 from models.isa import AluOp
 from models.vector import Vector
 from vectors.data import SMALL, acc_shape, fill_bytes, i8, i32, inp_shape, rng_for, wgt_shape
 from vectors.programs import Builder, Program, as_bytes, emit_expose, emit_fill, emit_reset, store_and_finish
-from vectors.reference import I32_MAX, I32_MIN, byte_planes, low8, matmul_wt, wrap32
+from vectors.reference import I32_MAX, I32_MIN, Pads, byte_planes, load_2d, low8, matmul_wt, store_2d, wrap32
 
 
-def v_store_reset_acc(name: str) -> Vector:
+def store_reset_acc(name: str) -> Vector:
     cfg = SMALL
     p = Program(cfg)
     n = 6
@@ -34,7 +37,7 @@ def v_store_reset_acc(name: str) -> Vector:
         cleared by reset or launch, so a program may only read what it wrote.)""")
 
 
-def v_load_acc_store(name: str) -> Vector:
+def load_acc_store(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     n = 8
@@ -51,7 +54,7 @@ def v_load_acc_store(name: str) -> Vector:
         to the low 8 bits of each lane.""")
 
 
-def v_store_truncation(name: str) -> Vector:
+def store_truncation(name: str) -> Vector:
     cfg = SMALL
     p = Program(cfg)
     values = [0x1FF, -129, I32_MAX, I32_MIN, 255, 256, -1, -128, 127, 128, 0x12345678,
@@ -72,7 +75,7 @@ def v_store_truncation(name: str) -> Vector:
         the lane (0x1FF -> 0xFF, -129 -> 0x7F, 2^31-1 -> 0xFF, -2^31 -> 0x00).""")
 
 
-def v_load_acc8_negative(name: str) -> Vector:
+def load_acc8_negative(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     # 8-bit accumulator initialisers in DRAM: 2 rows of 5 elements, of which 3 are loaded.
@@ -81,19 +84,14 @@ def v_load_acc8_negative(name: str) -> Vector:
     acc8[0, 0, :] = [-128, -1, 127, 0]
     acc8[1, 0, :] = [-2, 1, -127, 126]
     src = p.alloc("acc8", rows * row_len, as_bytes(acc8, np.int8), "acc8_in")
-    # Padded tile: y_pad_0=1, x_pad_0=1, x_pad_1=1 -> rows of X=5, Y=3 rows = 15 elements.
+    # Padded tile: y_pad_0=1, x_pad_0=1, x_pad_1=1 -> rows of 5, 3 rows = 15 elements.
     pads = (1, 0, 1, 1)
-    X, Y = pads[2] + x + pads[3], pads[0] + rows + pads[1]
-    n = X * Y
+    n = (pads[2] + x + pads[3]) * (pads[0] + rows + pads[1])
     emit_fill(p, 0, n, 99)  # pre-fill so that pad zeros are visible
     p.load("acc8", 0, src, rows, x, stride=row_len, pads=pads)
     out = emit_expose(p, n)
-    # Reference: build the padded tile by hand, sign-extending int8 to int32 (int64 here).
-    tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
-    for y in range(rows):
-        for xx in range(x):
-            tile[pads[0] + y, pads[2] + xx] = acc8[y * row_len + xx]
-    p.expect("out", out, byte_planes(tile.reshape(acc_shape(cfg, n))), "out")
+    # Reference: the padded tile, sign-extending int8 to int32 (int64 here).
+    p.expect("out", out, byte_planes(load_2d(acc8, rows, x, row_len, pads)), "out")
     return p.build("""LOAD ACC_8BIT with negative values (-128, -1, -127, ...) from a strided
         DRAM tile (2 rows of 3 elements, x_stride 5) with y_pad_0=1, x_pad_0=1, x_pad_1=1 into a
         pre-filled (99) accumulator region. The 32-bit result of every lane is exposed byte by
@@ -101,82 +99,50 @@ def v_load_acc8_negative(name: str) -> Vector:
         8..31 (0xFF bytes for negatives) and the zero padding are both checked.""")
 
 
-def v_load_pads_x15(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+def padded_load(name: str, *, cfg: VtaConfig, rows: int, x: int, stride: int, pads: Pads,
+                fill: int, at: int, after: int, description: str) -> Vector:
+    """LOAD ACC of a padded tile to ACC ``at`` over a region pre-filled with ``fill``.
+
+    The STORE covers ``at`` elements before the tile and ``after`` elements after it, so
+    the zero pads, the data and the untouched neighbours are all checked.
+    """
+    rng = rng_for(name)
     p = Program(cfg)
-    rows, x, stride = 2, 3, 4
     acc = i32(rng, *acc_shape(cfg, rows * stride))
     src = p.alloc("acc", rows * stride, as_bytes(acc, np.int32), "acc_in")
-    pads = (0, 0, 15, 15)
-    X = 15 + x + 15
-    total = 1 + rows * X + 3  # one untouched element before, three after
-    emit_fill(p, 0, total, -7)
-    p.load("acc", 1, src, rows, x, stride=stride, pads=pads, push_next=True)
+    tile = load_2d(acc, rows, x, stride, pads)
+    total = at + tile.shape[0] + after
+    emit_fill(p, 0, total, fill)
+    p.load("acc", at, src, rows, x, stride=stride, pads=pads, push_next=True)
     out = store_and_finish(p, total)
-    # Reference: -7 everywhere, then the padded tile (zeros + data) at ACC 1.
-    ref = np.full(acc_shape(cfg, total), -7, dtype=np.int64)
-    for y in range(rows):
-        row = np.zeros(acc_shape(cfg, X), dtype=np.int64)
-        row[15:15 + x] = acc[y * stride:y * stride + x]
-        ref[1 + y * X:1 + (y + 1) * X] = row
+    ref = np.full(acc_shape(cfg, total), fill, dtype=np.int64)
+    ref[at:at + tile.shape[0]] = tile
     p.expect("out", out, low8(ref), "out")
-    return p.build("""LOAD ACC with x_pad_0 = x_pad_1 = 15 (the maximum), 2 rows of 3
-        elements read with x_stride 4, into ACC 1..66 of a region pre-filled with -7. The STORE
-        of ACC 0..69 checks the 15 zero elements on each side of each row, the data, and that
-        the elements just outside the padded tile keep -7 (0xF9).""")
+    return p.build(description)
 
 
-def v_load_pads_y15(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
-    p = Program(cfg)
-    rows, x = 2, 2
-    acc = i32(rng, *acc_shape(cfg, rows * x))
-    src = p.alloc("acc", rows * x, as_bytes(acc, np.int32), "acc_in")
-    pads = (15, 15, 1, 0)
-    X, Y = 1 + x, 15 + rows + 15
-    total = 2 + X * Y + 2
-    emit_fill(p, 0, total, 300)
-    p.load("acc", 2, src, rows, x, pads=pads, push_next=True)
-    out = store_and_finish(p, total)
-    ref = np.full(acc_shape(cfg, total), 300, dtype=np.int64)
-    tile = np.zeros((Y, X) + acc_shape(cfg, 1)[1:], dtype=np.int64)
-    for y in range(rows):
-        tile[15 + y, 1:1 + x] = acc[y * x:(y + 1) * x]
-    ref[2:2 + X * Y] = tile.reshape(acc_shape(cfg, X * Y))
-    p.expect("out", out, low8(ref), "out")
-    return p.build("""LOAD ACC with y_pad_0 = y_pad_1 = 15 (the maximum) and x_pad_0 = 1:
-        15 zero rows, 2 data rows of [0, d, d], 15 zero rows (96 elements at ACC 2) into a
-        region pre-filled with 300. The STORE of ACC 0..99 checks the zero rows, the data and
-        the untouched neighbours (300 -> 0x2C).""")
-
-
-def v_stride_load_store(name: str) -> Vector:
+def stride_load_store(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     rows, x, in_stride, out_stride = 3, 2, 5, 4
     acc = i32(rng, *acc_shape(cfg, rows * in_stride))
     src = p.alloc("acc", rows * in_stride, as_bytes(acc, np.int32), "acc_in")
-    out_n = rows * out_stride
-    out = p.alloc("out", out_n, fill_bytes(out_n * cfg.out_bytes, 0xEE), "out_init")
+    init = fill_bytes(rows * out_stride * cfg.out_bytes, 0xEE)
+    out = p.alloc("out", rows * out_stride, init, "out_init")
     p.load("acc", 0, src, rows, x, stride=in_stride, push_next=True)
     p.store(0, out, rows, x, stride=out_stride, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     # Reference: ACC row y = DRAM elements y*5 .. y*5+1; DRAM out row y at y*4, the two
     # elements after each row keep the 0xEE init.
-    ref = bytearray(fill_bytes(out_n * cfg.out_bytes, 0xEE))
-    ob = cfg.out_bytes
-    for y in range(rows):
-        for xx in range(x):
-            e = y * out_stride + xx
-            ref[e * ob:(e + 1) * ob] = low8(acc[y * in_stride + xx])
-    p.expect("out", out, bytes(ref), "out")
+    tile = load_2d(acc, rows, x, in_stride, (0, 0, 0, 0)).reshape((rows, x) + acc.shape[1:])
+    p.expect("out", out, store_2d(init, tile, out_stride), "out")
     return p.build("""x_stride > x_size on both LOAD and STORE: LOAD ACC of 3 rows of 2
         elements from DRAM rows 5 elements apart, then STORE of the same 3x2 tile to DRAM rows
         4 elements apart. The output region is pre-filled with 0xEE and the expectation covers
         it whole, so the 2-element gaps after each stored row must keep 0xEE.""")
 
 
-def v_xsize_zero_noops(name: str) -> Vector:
+def xsize_zero_noops(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     n = 4
@@ -216,12 +182,22 @@ def v_xsize_zero_noops(name: str) -> Vector:
 
 
 VECTORS: list[tuple[str, Builder]] = [
-    ("store_reset_acc", v_store_reset_acc),
-    ("load_acc_store", v_load_acc_store),
-    ("store_truncation", v_store_truncation),
-    ("load_acc8_negative", v_load_acc8_negative),
-    ("load_pads_x15", v_load_pads_x15),
-    ("load_pads_y15", v_load_pads_y15),
-    ("stride_load_store", v_stride_load_store),
-    ("xsize_zero_noops", v_xsize_zero_noops),
+    ("store_reset_acc", store_reset_acc),
+    ("load_acc_store", load_acc_store),
+    ("store_truncation", store_truncation),
+    ("load_acc8_negative", load_acc8_negative),
+    ("load_pads_x15", partial(
+        padded_load, cfg=SMALL, rows=2, x=3, stride=4, pads=(0, 0, 15, 15), fill=-7, at=1,
+        after=3, description="""LOAD ACC with x_pad_0 = x_pad_1 = 15 (the maximum), 2 rows of 3
+        elements read with x_stride 4, into ACC 1..66 of a region pre-filled with -7. The STORE
+        of ACC 0..69 checks the 15 zero elements on each side of each row, the data, and that
+        the elements just outside the padded tile keep -7 (0xF9).""")),
+    ("load_pads_y15", partial(
+        padded_load, cfg=SMALL, rows=2, x=2, stride=2, pads=(15, 15, 1, 0), fill=300, at=2,
+        after=2, description="""LOAD ACC with y_pad_0 = y_pad_1 = 15 (the maximum) and x_pad_0 = 1:
+        15 zero rows, 2 data rows of [0, d, d], 15 zero rows (96 elements at ACC 2) into a
+        region pre-filled with 300. The STORE of ACC 0..99 checks the zero rows, the data and
+        the untouched neighbours (300 -> 0x2C).""")),
+    ("stride_load_store", stride_load_store),
+    ("xsize_zero_noops", xsize_zero_noops),
 ]
