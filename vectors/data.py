@@ -13,6 +13,7 @@ import zlib
 import numpy as np
 
 from models.config import VtaConfig, load_config
+from vectors.programs import Program, as_bytes
 from vectors.reference import I32_MAX, I32_MIN
 
 SMALL = load_config("small")
@@ -64,6 +65,35 @@ def tiles(mat: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """
     r, c = mat.shape
     return mat.reshape(r // rows, rows, c // cols, cols).transpose(0, 2, 1, 3)
+
+
+def acc_elements(cfg: VtaConfig, mat: np.ndarray) -> np.ndarray:
+    """A result matrix (a multiple of BATCH rows and BLOCK_OUT columns) as ACC/OUT elements,
+    block-row-major: the order in which a blocked GEMM's accumulators are stored."""
+    return tiles(mat, cfg.batch, cfg.block_out).reshape(acc_shape(cfg, -1))
+
+
+def put_matrices(p: Program, a: np.ndarray, b: np.ndarray) -> tuple[int, int]:
+    """Place activations ``a`` (rows x K) as INP and weights ``b`` (cols x K) as WGT elements,
+    block-row-major (images inp.bin, wgt.bin); returns their dram_bases."""
+    cfg = p.cfg
+    inp = tiles(a, cfg.batch, cfg.block_in)
+    wgt = tiles(b, cfg.block_out, cfg.block_in)
+    return (p.alloc("inp", inp.shape[0] * inp.shape[1], as_bytes(inp, np.int8), "inp"),
+            p.alloc("wgt", wgt.shape[0] * wgt.shape[1], as_bytes(wgt, np.int8), "wgt"))
+
+
+def random_inp_wgt(p: Program, rng: np.random.Generator, n_inp: int,
+                   n_wgt: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """n_inp random INP and n_wgt random WGT elements placed in DRAM (inp.bin, wgt.bin).
+
+    Returns (inp, wgt, inp dram_base, wgt dram_base).
+    """
+    cfg = p.cfg
+    inp = i8(rng, *inp_shape(cfg, n_inp))
+    wgt = i8(rng, *wgt_shape(cfg, n_wgt))
+    return (inp, wgt, p.alloc("inp", n_inp, as_bytes(inp, np.int8), "inp"),
+            p.alloc("wgt", n_wgt, as_bytes(wgt, np.int8), "wgt"))
 
 
 def fill_bytes(n: int, value: int) -> bytes:

@@ -9,11 +9,19 @@ executor would check the executor against itself.
 """
 from __future__ import annotations
 
+from typing import Iterable, Iterator, Sequence
+
 import numpy as np
 
 from models.isa import AluOp
 
 I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
+
+#: A micro-op as (dst_idx, src_idx, wgt_idx).
+Uop = tuple[int, int, int]
+
+#: LOAD padding (y_pad_0, y_pad_1, x_pad_0, x_pad_1), as Program.load takes it.
+Pads = tuple[int, int, int, int]
 
 
 def wrap32(x: np.ndarray | int) -> np.ndarray:
@@ -35,6 +43,27 @@ def byte_planes(acc: np.ndarray) -> bytes:
 def matmul_wt(a: np.ndarray, w: np.ndarray) -> np.ndarray:
     """a @ w.T in int64: GEMM's ACC[b][j] += sum_k INP[b][k] * WGT[j][k]."""
     return np.asarray(a, dtype=np.int64) @ np.asarray(w, dtype=np.int64).T
+
+
+def loop_nest(uops: Sequence[Uop], iters: tuple[int, int], dst: tuple[int, int],
+              src: tuple[int, int], wgt: tuple[int, int] = (0, 0)) -> Iterator[Uop]:
+    """The (dst, src, wgt) indices a GEMM or ALU visits, in execution order (spec section 3).
+
+    for o < iter_out, for i < iter_in, for each micro-op (d, s, w):
+    (d + o*dst_factor_out + i*dst_factor_in, s + o*src_factor_out + ..., w + ...).
+    """
+    for o in range(iters[0]):
+        for i in range(iters[1]):
+            for d, s, w in uops:
+                yield d + o * dst[0] + i * dst[1], s + o * src[0] + i * src[1], w + o * wgt[0] + i * wgt[1]
+
+
+def gemm_ref(acc: np.ndarray, inp: np.ndarray, wgt: np.ndarray, visits: Iterable[Uop]) -> np.ndarray:
+    """ACC after GEMM steps (d, s, w) in order: ACC[d] += INP[s] . WGT[w]^T, wrapped to 32 bits."""
+    ref = np.array(acc, dtype=np.int64)
+    for d, s, w in visits:
+        ref[d] = wrap32(ref[d] + matmul_wt(inp[s], wgt[w]))
+    return ref
 
 
 def shr_ref(a: int, s: int) -> int:
@@ -60,10 +89,6 @@ def alu_ref(op: AluOp, a: np.ndarray, b: np.ndarray | int) -> np.ndarray:
         return wrap32(a * b)
     return np.array([shr_ref(int(x), int(y)) for x, y in zip(a.ravel(), b.ravel(), strict=True)],
                     dtype=np.int64).reshape(a.shape)
-
-
-#: LOAD padding (y_pad_0, y_pad_1, x_pad_0, x_pad_1), as Program.load takes it.
-Pads = tuple[int, int, int, int]
 
 
 def load_2d(dram: np.ndarray, rows: int, x: int, stride: int, pads: Pads) -> np.ndarray:

@@ -2,104 +2,89 @@
 
 The INP, WGT and UOP buffers are observable only through a GEMM, so the vectors that
 check their loads (padding, strides, 2-D micro-op loads) live here too. Expected values
-are numpy block products placed by the spec's index formulas written out as loops.
+are numpy block products placed by the spec's index formulas (vectors.reference.loop_nest).
 """
 from __future__ import annotations
+
+from functools import partial
+from itertools import chain
 
 import numpy as np
 
 from models.config import VtaConfig
 from models.isa import uops_to_bytes
 from models.vector import Vector
-from vectors.data import DEFAULT, SMALL, acc_shape, i8, inp_shape, rng_for, tiles, wgt_shape
+from vectors.data import (
+    DEFAULT,
+    SMALL,
+    acc_elements,
+    acc_shape,
+    i8,
+    inp_shape,
+    put_matrices,
+    random_inp_wgt,
+    rng_for,
+    wgt_shape,
+)
 from vectors.programs import Builder, Program, UopRange, as_bytes, emit_expose, emit_reset
-from vectors.reference import I32_MAX, I32_MIN, byte_planes, matmul_wt, wrap32
+from vectors.reference import (
+    I32_MAX,
+    I32_MIN,
+    Uop,
+    byte_planes,
+    gemm_ref,
+    load_2d,
+    loop_nest,
+    matmul_wt,
+    wrap32,
+)
 
 
-def blocked_uops(mb: int, nb: int, kb: int, acc0: int = 0, inp0: int = 0,
-                 wgt0: int = 0) -> list[tuple[int, int, int]]:
+def blocked_uops(mb: int, nb: int, kb: int) -> list[Uop]:
     """One micro-op per (m, n, k) block: ACC[m*nb+n] += INP[m*kb+k] . WGT[n*kb+k]^T."""
-    return [(acc0 + m * nb + n, inp0 + m * kb + k, wgt0 + n * kb + k)
+    return [(m * nb + n, m * kb + k, n * kb + k)
             for m in range(mb) for n in range(nb) for k in range(kb)]
 
 
-def v_gemm_basic(name: str) -> Vector:
+def blocked_gemm(name: str, *, mb: int, nb: int, kb: int, saturate_row0: bool, shuffle: bool,
+                 description: str) -> Vector:
+    """C = A . B^T on mb x nb result blocks over kb k-blocks, one micro-op per block product,
+    all in one GEMM after a reset; with ``saturate_row0`` row 0 of A and B is all -128 (so
+    C[0][0] needs the upper bytes), with ``shuffle`` the micro-ops run in random order."""
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
-    mb, nb, kb = 3, 2, 2
     A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
     B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
-    inp_d = p.alloc("inp", mb * kb, as_bytes(tiles(A, cfg.batch, cfg.block_in), np.int8), "inp")
-    wgt_d = p.alloc("wgt", nb * kb, as_bytes(tiles(B, cfg.block_out, cfg.block_in), np.int8),
-                    "wgt")
-    p.load("inp", 0, inp_d, 1, mb * kb)
-    p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
-    emit_reset(p, 0, mb * nb)
-    p.gemm(blocked_uops(mb, nb, kb), pop_prev=True)
-    out = emit_expose(p, mb * nb)
-    C = matmul_wt(A, B)
-    p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
-        acc_shape(cfg, mb * nb))), "out")
-    return p.build("""Basic GEMM: C = A (3x8) . B (8x8)^T on BLOCK 4, one micro-op per
-        (row block, column block, k block) = 12 micro-ops in one GEMM after a GEMM reset; the
-        full 32-bit results are exposed byte by byte. Expected = numpy matmul of the full
-        matrices.""")
-
-
-def v_gemm_32uops(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
-    p = Program(cfg)
-    mb, nb, kb = 2, 2, 8
-    A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
-    B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
-    A[0, :] = -128
-    B[0, :] = -128  # C[0][0] = 32 * 16384 = 524288: needs bits 16..19
-    inp_d = p.alloc("inp", mb * kb, as_bytes(tiles(A, cfg.batch, cfg.block_in), np.int8), "inp")
-    wgt_d = p.alloc("wgt", nb * kb, as_bytes(tiles(B, cfg.block_out, cfg.block_in), np.int8),
-                    "wgt")
+    if saturate_row0:
+        A[0, :] = B[0, :] = -128
+    inp_d, wgt_d = put_matrices(p, A, B)
     p.load("inp", 0, inp_d, 1, mb * kb)
     p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
     emit_reset(p, 0, mb * nb)
     uops = blocked_uops(mb, nb, kb)
-    order = rng.permutation(len(uops))
-    p.gemm([uops[i] for i in order], pop_prev=True)
+    if shuffle:
+        uops = [uops[i] for i in rng.permutation(len(uops))]
+    p.gemm(uops, pop_prev=True)
     out = emit_expose(p, mb * nb)
-    C = matmul_wt(A, B)
-    p.expect("out", out, byte_planes(tiles(C, cfg.batch, cfg.block_out).reshape(
-        acc_shape(cfg, mb * nb))), "out")
-    return p.build("""One GEMM instruction with 32 micro-ops (shuffled order) where every
-        accumulator entry receives 8 micro-ops from different INP/WGT entries: C = A (2x32) .
-        B (8x32)^T with row 0 of both all -128 so C[0][0] = 524288 needs the upper bytes.
-        Expected = numpy matmul, exposed byte by byte.""")
+    p.expect("out", out, byte_planes(acc_elements(cfg, matmul_wt(A, B))), "out")
+    return p.build(description)
 
 
-def gemm_loops_vector(name: str, cfg: VtaConfig) -> Vector:
+def gemm_loops(name: str, cfg: VtaConfig) -> Vector:
     """GEMM loop nest with non-zero factors on every index stream."""
-    rng = rng_for(name)
     p = Program(cfg)
-    n_inp, n_wgt, n_acc = 12, 8, 8
-    inp = i8(rng, *inp_shape(cfg, n_inp))
-    wgt = i8(rng, *wgt_shape(cfg, n_wgt))
-    inp_d = p.alloc("inp", n_inp, as_bytes(inp, np.int8), "inp")
-    wgt_d = p.alloc("wgt", n_wgt, as_bytes(wgt, np.int8), "wgt")
-    p.load("inp", 0, inp_d, 1, n_inp)
-    p.load("wgt", 0, wgt_d, 1, n_wgt, push_next=True)
+    n_acc = 8
+    inp, wgt, inp_d, wgt_d = random_inp_wgt(p, rng_for(name), 12, 8)
+    p.load("inp", 0, inp_d, 1, 12)
+    p.load("wgt", 0, wgt_d, 1, 8, push_next=True)
     emit_reset(p, 0, n_acc)
-    uops = [(0, 0, 0), (1, 3, 2)]
-    iter_out, iter_in = 3, 2
-    dst_f, src_f, wgt_f = (2, 2), (2, 1), (1, 2)
-    p.gemm(uops, iters=(iter_out, iter_in), dst=dst_f, src=src_f, wgt=wgt_f, pop_prev=True)
+    uops: list[Uop] = [(0, 0, 0), (1, 3, 2)]
+    iters, dst, src, wgt_f = (3, 2), (2, 2), (2, 1), (1, 2)
+    p.gemm(uops, iters, dst, src, wgt_f, pop_prev=True)
     out = emit_expose(p, n_acc)
     # Reference: the spec's loop nest written out; (o=0,i=1) and (o=1,i=0) hit the same
     # accumulator, so entries accumulate across loop iterations too.
-    ref = np.zeros(acc_shape(cfg, n_acc), dtype=np.int64)
-    for o in range(iter_out):
-        for i in range(iter_in):
-            for d, s, w in uops:
-                a = d + o * dst_f[0] + i * dst_f[1]
-                x = s + o * src_f[0] + i * src_f[1]
-                wi = w + o * wgt_f[0] + i * wgt_f[1]
-                ref[a] += matmul_wt(inp[x], wgt[wi])
+    ref = gemm_ref(np.zeros(acc_shape(cfg, n_acc)), inp, wgt, loop_nest(uops, iters, dst, src, wgt_f))
     p.expect("out", out, byte_planes(ref), "out")
     return p.build(f"""GEMM loop nest with iter_out=3, iter_in=2, two micro-ops and non-zero
         factors for all three index streams (dst 2/2, src 2/1, wgt 1/2). Different (o, i)
@@ -108,22 +93,11 @@ def gemm_loops_vector(name: str, cfg: VtaConfig) -> Vector:
         block products; exposed byte by byte. BATCH={cfg.batch}, BLOCK={cfg.block}.""")
 
 
-def v_gemm_loops_small(name: str) -> Vector:
-    return gemm_loops_vector(name, SMALL)
-
-
-def v_gemm_loops_default(name: str) -> Vector:
-    return gemm_loops_vector(name, DEFAULT)
-
-
-def v_gemm_reset(name: str) -> Vector:
+def gemm_reset(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
-    inp = i8(rng, *inp_shape(cfg, 4))
-    wgt = i8(rng, *wgt_shape(cfg, 2))
+    inp, wgt, inp_d, wgt_d = random_inp_wgt(p, rng, 4, 2)
     bias = rng.integers(-10**6, 10**6, size=acc_shape(cfg, 4), dtype=np.int64)
-    inp_d = p.alloc("inp", 4, as_bytes(inp, np.int8), "inp")
-    wgt_d = p.alloc("wgt", 2, as_bytes(wgt, np.int8), "wgt")
     bias_d = p.alloc("acc", 4, as_bytes(bias, np.int32), "bias")
     p.load("acc", 0, bias_d, 1, 4)
     p.load("inp", 0, inp_d, 1, 4)
@@ -145,7 +119,7 @@ def v_gemm_reset(name: str) -> Vector:
         Expected by hand: bias + products, zero, + products; exposed byte by byte.""")
 
 
-def v_gemm_acc_wrap(name: str) -> Vector:
+def gemm_acc_wrap(name: str) -> Vector:
     cfg = SMALL
     p = Program(cfg)
     inp = np.full(inp_shape(cfg, 2), 127, dtype=np.int64)
@@ -171,19 +145,16 @@ def v_gemm_acc_wrap(name: str) -> Vector:
         wrapped modulo 2^32 by hand; exposed byte by byte.""")
 
 
-def v_gemm_padded(name: str) -> Vector:
+def gemm_padded_inp_wgt(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     # INP: DRAM rows of 3 elements, 2 of them loaded, padded (1, 2, 2, 1) -> X=5, Y=5.
-    inp_pads, inp_rows, inp_x, inp_stride = (1, 2, 2, 1), 2, 2, 3
-    inp_dram = i8(rng, *inp_shape(cfg, inp_rows * inp_stride))
     # WGT: 1 row of 2 elements padded (0, 1, 3, 0) -> X=5, Y=2.
+    inp_pads, inp_rows, inp_x, inp_stride = (1, 2, 2, 1), 2, 2, 3
     wgt_pads, wgt_x = (0, 1, 3, 0), 2
-    wgt_dram = i8(rng, *wgt_shape(cfg, wgt_x))
+    inp_dram, wgt_dram, inp_d, wgt_d = random_inp_wgt(p, rng, inp_rows * inp_stride, wgt_x)
     junk_inp = i8(rng, *inp_shape(cfg, 30))
     junk_wgt = i8(rng, *wgt_shape(cfg, 12))
-    inp_d = p.alloc("inp", inp_rows * inp_stride, as_bytes(inp_dram, np.int8), "inp")
-    wgt_d = p.alloc("wgt", wgt_x, as_bytes(wgt_dram, np.int8), "wgt")
     jinp_d = p.alloc("inp", 30, as_bytes(junk_inp, np.int8), "inp_prefill")
     jwgt_d = p.alloc("wgt", 12, as_bytes(junk_wgt, np.int8), "wgt_prefill")
     # Pre-fill the buffers with junk so that the pad zeros are observable.
@@ -197,17 +168,12 @@ def v_gemm_padded(name: str) -> Vector:
     p.gemm([(0, 0, w) for w in range(12)], iters=(1, n_acc), dst=(0, 1), src=(0, 1),
            pop_prev=True)
     out = emit_expose(p, n_acc)
-    # Reference: build both SRAM images by hand, then a numpy product.
-    inp_sram = junk_inp.copy()
-    X = inp_pads[2] + inp_x + inp_pads[3]
-    inp_sram[:X * (inp_pads[0] + inp_rows + inp_pads[1])] = 0
-    for y in range(inp_rows):
-        for xx in range(inp_x):
-            inp_sram[(inp_pads[0] + y) * X + inp_pads[2] + xx] = inp_dram[y * inp_stride + xx]
-    wgt_sram = junk_wgt.copy()
-    WX = wgt_pads[2] + wgt_x + wgt_pads[3]
-    wgt_sram[:WX * 2] = 0
-    wgt_sram[wgt_pads[2]:wgt_pads[2] + wgt_x] = wgt_dram
+    # Reference: both SRAM images (junk, overwritten by the padded tiles), then numpy products.
+    inp_sram, wgt_sram = junk_inp.copy(), junk_wgt.copy()
+    inp_tile = load_2d(inp_dram, inp_rows, inp_x, inp_stride, inp_pads)
+    wgt_tile = load_2d(wgt_dram, 1, wgt_x, wgt_x, wgt_pads)
+    inp_sram[:len(inp_tile)] = inp_tile
+    wgt_sram[:len(wgt_tile)] = wgt_tile
     wsum = wgt_sram.sum(axis=0)
     ref = np.stack([matmul_wt(inp_sram[x], wsum) for x in range(n_acc)])
     p.expect("out", out, byte_planes(ref), "out")
@@ -221,7 +187,7 @@ def v_gemm_padded(name: str) -> Vector:
         byte.""")
 
 
-def v_load_uop_2d(name: str) -> Vector:
+def load_uop_2d(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     inp = i8(rng, *inp_shape(cfg, 8))
@@ -243,20 +209,11 @@ def v_load_uop_2d(name: str) -> Vector:
     p.gemm(UopRange(120, 122), iters=(2, 1), dst=(1, 0), src=(2, 0), wgt=(0, 0))
     out = emit_expose(p, 4)
     # Reference: the micro-op buffer as the spec's padded 2-D LOAD builds it (zero micro-ops
-    # are (0, 0, 0)), then the GEMM loops by hand.
-    zero = (0, 0, 0)
-    sram = {100 + k: zero for k in range(4)}
-    sram.update({104: table[0], 105: table[1], 106: table[2], 107: zero,
-                 108: table[5], 109: table[6], 110: table[7], 111: zero,
-                 120: table[8], 121: table[9]})
-    ref = np.zeros(acc_shape(cfg, 4), dtype=np.int64)
-    for k in range(100, 112):
-        d, s, w = sram[k]
-        ref[d] += matmul_wt(inp[s], wgt[w])
-    for o in range(2):
-        for k in (120, 121):
-            d, s, w = sram[k]
-            ref[d + o] += matmul_wt(inp[s + 2 * o], wgt[w])
+    # are (0, 0, 0)), then the two GEMMs' loop nests.
+    at100: list[Uop] = [(d, s, w) for d, s, w in load_2d(np.array(table), 2, 3, 5, (1, 0, 0, 1)).tolist()]
+    at120 = table[8:10]
+    ref = gemm_ref(np.zeros(acc_shape(cfg, 4)), inp, wgt, chain(
+        loop_nest(at100, (1, 1), (0, 0), (0, 0)), loop_nest(at120, (2, 1), (1, 0), (2, 0))))
     p.expect("out", out, byte_planes(ref), "out")
     return p.build("""LOAD UOP forms: a 2-D micro-op load (2 rows of 3 from DRAM rows 5
         apart) with y_pad_0=1 and x_pad_1=1 to sram_base 100, which places zero micro-ops
@@ -267,12 +224,22 @@ def v_load_uop_2d(name: str) -> Vector:
 
 
 VECTORS: list[tuple[str, Builder]] = [
-    ("gemm_basic", v_gemm_basic),
-    ("gemm_32uops_accumulate", v_gemm_32uops),
-    ("gemm_loops_factors", v_gemm_loops_small),
-    ("default_gemm_loops_factors", v_gemm_loops_default),
-    ("gemm_reset", v_gemm_reset),
-    ("gemm_acc_wrap", v_gemm_acc_wrap),
-    ("gemm_padded_inp_wgt", v_gemm_padded),
-    ("load_uop_2d", v_load_uop_2d),
+    ("gemm_basic", partial(
+        blocked_gemm, mb=3, nb=2, kb=2, saturate_row0=False, shuffle=False,
+        description="""Basic GEMM: C = A (3x8) . B (8x8)^T on BLOCK 4, one micro-op per
+        (row block, column block, k block) = 12 micro-ops in one GEMM after a GEMM reset; the
+        full 32-bit results are exposed byte by byte. Expected = numpy matmul of the full
+        matrices.""")),
+    ("gemm_32uops_accumulate", partial(
+        blocked_gemm, mb=2, nb=2, kb=8, saturate_row0=True, shuffle=True,
+        description="""One GEMM instruction with 32 micro-ops (shuffled order) where every
+        accumulator entry receives 8 micro-ops from different INP/WGT entries: C = A (2x32) .
+        B (8x32)^T with row 0 of both all -128 so C[0][0] = 524288 needs the upper bytes.
+        Expected = numpy matmul, exposed byte by byte.""")),
+    ("gemm_loops_factors", partial(gemm_loops, cfg=SMALL)),
+    ("default_gemm_loops_factors", partial(gemm_loops, cfg=DEFAULT)),
+    ("gemm_reset", gemm_reset),
+    ("gemm_acc_wrap", gemm_acc_wrap),
+    ("gemm_padded_inp_wgt", gemm_padded_inp_wgt),
+    ("load_uop_2d", load_uop_2d),
 ]
