@@ -5,7 +5,7 @@ expected values come from :func:`vectors.reference.alu_ref` lane by lane.
 """
 from __future__ import annotations
 
-from typing import Callable
+from functools import partial
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from models.isa import AluOp
 from models.vector import Vector
 from vectors.data import DEFAULT, SMALL, acc_shape, i32, rng_for
 from vectors.programs import Builder, Program, as_bytes, emit_expose
-from vectors.reference import I32_MAX, I32_MIN, alu_ref, byte_planes, wrap32
+from vectors.reference import I32_MAX, I32_MIN, Uop, alu_ref, byte_planes, loop_nest, wrap32
 
 
 def alu_op_vector(name: str, op: AluOp, reg_src: np.ndarray, imms: list[int],
@@ -53,18 +53,14 @@ def alu_op_vector(name: str, op: AluOp, reg_src: np.ndarray, imms: list[int],
 ALU_IMMS = [-5, 3, -32768, 32767, 0, -1]
 
 
-def alu_basic_vector(op: AluOp, note: str) -> Callable[[str], Vector]:
+def alu_basic(name: str, *, op: AluOp, note: str) -> Vector:
     """MIN, MAX, ADD and MUL share one shape: random int32 operands, the ALU_IMMS immediates."""
-    def build(name: str) -> Vector:
-        rng = rng_for(name)
-        return alu_op_vector(name, op, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
-                             i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))), note)
-    return build
+    rng = rng_for(name)
+    return alu_op_vector(name, op, i32(rng, *acc_shape(SMALL, 4)), ALU_IMMS,
+                         i32(rng, *acc_shape(SMALL, 4 + len(ALU_IMMS))), note)
 
 
-
-
-def v_alu_shr(name: str) -> Vector:
+def alu_shr(name: str) -> Vector:
     rng = rng_for(name)
     shifts = rng.integers(-31, 32, size=acc_shape(SMALL, 4), dtype=np.int64)
     return alu_op_vector(name, AluOp.SHR, shifts, [1, 5, -1, -5, 13, -13, 0],
@@ -73,7 +69,7 @@ def v_alu_shr(name: str) -> Vector:
                          "shift when >= 0, left shift by -amount when negative.")
 
 
-def v_alu_shr_edges(name: str) -> Vector:
+def alu_shr_edges(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     shifts = np.array([31, -31, 30, -30, 31, -31, 0, 16, 1, -1, 31, -31], dtype=np.int64)
     reg = shifts.reshape(acc_shape(cfg, 3))
@@ -86,7 +82,7 @@ def v_alu_shr_edges(name: str) -> Vector:
                          "= -1, 1 << 31 = -2^31, 3 << 31 wraps).")
 
 
-def v_alu_shr_beyond(name: str) -> Vector:
+def alu_shr_beyond_width(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     reg = np.array([32, -32, 33, -33, I32_MAX, I32_MIN, 64, -64], dtype=np.int64).reshape(
         acc_shape(cfg, 2))
@@ -98,7 +94,7 @@ def v_alu_shr_beyond(name: str) -> Vector:
                          "shifts give 0.")
 
 
-def alu_overlap_vector(name: str, cfg: VtaConfig) -> Vector:
+def alu_overlap(name: str, cfg: VtaConfig) -> Vector:
     """ALU micro-ops whose sources were written earlier in the same instruction."""
     rng = rng_for(name)
     p = Program(cfg)
@@ -144,15 +140,7 @@ def alu_overlap_vector(name: str, cfg: VtaConfig) -> Vector:
         bytes. BATCH={cfg.batch}, BLOCK={cfg.block}.""")
 
 
-def v_alu_overlap_small(name: str) -> Vector:
-    return alu_overlap_vector(name, SMALL)
-
-
-def v_alu_overlap_default(name: str) -> Vector:
-    return alu_overlap_vector(name, DEFAULT)
-
-
-def v_alu_loops(name: str) -> Vector:
+def alu_loops_factors(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     nd, ns = 16, 14
@@ -164,22 +152,16 @@ def v_alu_loops(name: str) -> Vector:
     p.load("acc", 0, d_dram, 1, nd)
     p.load("acc", S, s_dram, 1, ns)
     # Register form: ACC[u_d + 5o + i] += ACC[S + u_s + o + 3i] for o<3, i<4, two uops.
-    uops_a = [(0, S, 0), (1, S + 2, 0)]
+    uops_a: list[Uop] = [(0, S, 0), (1, S + 2, 0)]
     p.alu(AluOp.ADD, uops_a, iters=(3, 4), dst=(5, 1), src=(1, 3))
     # Immediate form touching a strided subset: ACC[6o + 2i + 1] *= -3 for o<2, i<3.
     p.alu(AluOp.MUL, [(1, 0, 0)], iters=(2, 3), dst=(6, 2), src=(0, 0), imm=-3)
     out = emit_expose(p, nd)
     ref = dst.copy()
-    for o in range(3):
-        for i in range(4):
-            for d, s, _ in uops_a:
-                a = d + 5 * o + i
-                x = (s - S) + 1 * o + 3 * i
-                ref[a] = wrap32(ref[a] + srcv[x])
-    for o in range(2):
-        for i in range(3):
-            a = 1 + 6 * o + 2 * i
-            ref[a] = wrap32(ref[a] * -3)
+    for d, x, _ in loop_nest(uops_a, (3, 4), (5, 1), (1, 3)):
+        ref[d] = wrap32(ref[d] + srcv[x - S])
+    for d, _, _ in loop_nest([(1, 0, 0)], (2, 3), (6, 2), (0, 0)):
+        ref[d] = wrap32(ref[d] * -3)
     p.expect("out", out, byte_planes(ref), "out")
     return p.build("""ALU loop nest with iter_out and iter_in > 1 and non-zero factors: a
         register-form ADD with two micro-ops, iter_out=3, iter_in=4, dst factors 5/1 and src
@@ -190,16 +172,17 @@ def v_alu_loops(name: str) -> Vector:
 
 
 VECTORS: list[tuple[str, Builder]] = [
-    (f"alu_{op.name.lower()}", alu_basic_vector(op, note))
-    for op, note in ((AluOp.MIN, "Signed comparison across the full int32 range."),
-                     (AluOp.MAX, "Signed comparison across the full int32 range."),
-                     (AluOp.ADD, "Sums wrap modulo 2^32 (2^31-1 + 32767 etc.)."),
-                     (AluOp.MUL, "Products keep the low 32 bits (wrap)."))
-] + [
-    ("alu_shr", v_alu_shr),
-    ("alu_shr_edges", v_alu_shr_edges),
-    ("alu_shr_beyond_width", v_alu_shr_beyond),
-    ("alu_overlap_in_order", v_alu_overlap_small),
-    ("default_alu_overlap_in_order", v_alu_overlap_default),
-    ("alu_loops_factors", v_alu_loops),
+    ("alu_min", partial(alu_basic, op=AluOp.MIN,
+                        note="Signed comparison across the full int32 range.")),
+    ("alu_max", partial(alu_basic, op=AluOp.MAX,
+                        note="Signed comparison across the full int32 range.")),
+    ("alu_add", partial(alu_basic, op=AluOp.ADD,
+                        note="Sums wrap modulo 2^32 (2^31-1 + 32767 etc.).")),
+    ("alu_mul", partial(alu_basic, op=AluOp.MUL, note="Products keep the low 32 bits (wrap).")),
+    ("alu_shr", alu_shr),
+    ("alu_shr_edges", alu_shr_edges),
+    ("alu_shr_beyond_width", alu_shr_beyond_width),
+    ("alu_overlap_in_order", partial(alu_overlap, cfg=SMALL)),
+    ("default_alu_overlap_in_order", partial(alu_overlap, cfg=DEFAULT)),
+    ("alu_loops_factors", alu_loops_factors),
 ]
