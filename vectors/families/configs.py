@@ -7,13 +7,13 @@ import numpy as np
 
 from models.isa import AluOp
 from models.vector import Vector
-from vectors.data import BATCH2, DEFAULT, acc_shape, i8, i32, inp_shape, rng_for, wgt_shape
+from vectors.data import BATCH2, DEFAULT, acc_shape, i8, i32, random_inp_wgt, rng_for
 from vectors.families.load_store import padded_load
 from vectors.programs import Builder, Program, as_bytes, emit_expose
-from vectors.reference import byte_planes, matmul_wt, shr_ref, wrap32
+from vectors.reference import Uop, byte_planes, gemm_ref, loop_nest, shr_ref, wrap32
 
 
-def v_batch2_alu(name: str) -> Vector:
+def batch2_alu_acc8(name: str) -> Vector:
     cfg, rng = BATCH2, rng_for(name)
     p = Program(cfg)
     n = 3
@@ -40,29 +40,22 @@ def v_batch2_alu(name: str) -> Vector:
         Expected lane by lane with numpy.""")
 
 
-def v_batch2_gemm(name: str) -> Vector:
+def batch2_gemm_loops(name: str) -> Vector:
     cfg, rng = BATCH2, rng_for(name)
     p = Program(cfg)
     n_inp, n_wgt, n_acc = 6, 4, 4
-    inp = i8(rng, *inp_shape(cfg, n_inp))
-    wgt = i8(rng, *wgt_shape(cfg, n_wgt))
+    inp, wgt, inp_d, wgt_d = random_inp_wgt(p, rng, n_inp, n_wgt)
     bias = rng.integers(-50000, 50000, size=acc_shape(cfg, n_acc), dtype=np.int64)
-    inp_d = p.alloc("inp", n_inp, as_bytes(inp, np.int8), "inp")
-    wgt_d = p.alloc("wgt", n_wgt, as_bytes(wgt, np.int8), "wgt")
     bias_d = p.alloc("acc", n_acc, as_bytes(bias, np.int32), "bias")
     p.load("acc", 0, bias_d, 1, n_acc)
     p.load("inp", 0, inp_d, 1, n_inp)
     p.load("wgt", 0, wgt_d, 1, n_wgt, push_next=True)
-    uops = [(0, 0, 0), (1, 1, 2)]
-    p.gemm(uops, iters=(2, 3), dst=(2, 0), src=(1, 1), wgt=(1, 0), pop_prev=True)
+    uops: list[Uop] = [(0, 0, 0), (1, 1, 2)]
+    iters, dst, src, wgt_f = (2, 3), (2, 0), (1, 1), (1, 0)
+    p.gemm(uops, iters, dst, src, wgt_f, pop_prev=True)
     out = emit_expose(p, n_acc)
-    ref = bias.copy()
-    for o in range(2):
-        for i in range(3):
-            for d, s, w in uops:
-                a, x, wi = d + 2 * o, s + o + i, w + o
-                # INP element x is BATCH x BLOCK_IN; each batch row b gets its own product.
-                ref[a] += matmul_wt(inp[x], wgt[wi])
+    # INP element x is BATCH x BLOCK_IN; each batch row b gets its own product.
+    ref = gemm_ref(bias, inp, wgt, loop_nest(uops, iters, dst, src, wgt_f))
     p.expect("out", out, byte_planes(ref), "out")
     return p.build("""BATCH=2 GEMM loops: on a loaded bias, two micro-ops with iter_out=2,
         iter_in=3 (dst factors 2/0 so the inner loop accumulates into one entry, src 1/1, wgt
@@ -77,6 +70,6 @@ VECTORS: list[tuple[str, Builder]] = [
         pads at their maximum of 15 (a 32x32 = 1024-element padded tile) over a region pre-filled
         with 77; the STORE of 1056 elements checks the zero pads, the data at rows/columns
         15..16 and the 32 untouched elements after the tile.""")),
-    ("batch2_alu_acc8", v_batch2_alu),
-    ("batch2_gemm_loops", v_batch2_gemm),
+    ("batch2_alu_acc8", batch2_alu_acc8),
+    ("batch2_gemm_loops", batch2_gemm_loops),
 ]

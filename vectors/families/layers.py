@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from models.config import VtaConfig
@@ -11,7 +13,14 @@ from models.isa import AluOp
 from models.vector import Vector
 from vectors.data import BATCH2, DEFAULT, SMALL, fill_bytes, i8, rng_for, tiles
 from vectors.programs import Builder, Program, as_bytes
-from vectors.reference import low8, matmul_wt
+from vectors.reference import matmul_wt, store_2d
+
+#: The layer in blocks: MB row blocks of BATCH rows, KB k-blocks, NB column blocks. Its
+#: output rows are OUT_STRIDE elements apart (two gap elements after each row), so the
+#: OUT region is OUT_ELEMENTS elements long.
+MB, KB, NB = 2, 2, 3
+OUT_STRIDE = NB + 2
+OUT_ELEMENTS = MB * OUT_STRIDE
 
 
 def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
@@ -20,7 +29,7 @@ def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
     """bias (ACC_8BIT) + A . B^T, then SHR 3, MAX -20, MIN 100, STORE with gaps."""
     rng = rng_for(name)
     p = Program(cfg, bases, insn_addr, regions)
-    mb, kb, nb = 2, 2, 3
+    mb, kb, nb = MB, KB, NB
     A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
     B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
     bias = i8(rng, mb * cfg.batch, nb * cfg.block_out)
@@ -32,9 +41,8 @@ def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
                     "wgt")
     bias_d = p.alloc("acc8", mb * nb, as_bytes(tiles(bias, cfg.batch, cfg.block_out), np.int8),
                      "bias8")
-    out_stride = nb + 2
-    out_n = mb * out_stride
-    out = p.alloc("out", out_n, fill_bytes(out_n * cfg.out_bytes, 0x5A), "out_init")
+    init = fill_bytes(OUT_ELEMENTS * cfg.out_bytes, 0x5A)
+    out = p.alloc("out", OUT_ELEMENTS, init, "out_init")
     p.load("acc8", 0, bias_d, 1, mb * nb)
     p.load("inp", 0, inp_d, mb, kb, stride=kb + 1)
     p.load("wgt", 0, wgt_d, 1, nb * kb, push_next=True)
@@ -44,17 +52,10 @@ def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
     p.alu(AluOp.SHR, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=3)
     p.alu(AluOp.MAX, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=-20)
     p.alu(AluOp.MIN, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=100, push_next=True)
-    p.store(0, out, mb, nb, stride=out_stride, pop_prev=True, push_prev=True)
+    p.store(0, out, mb, nb, stride=OUT_STRIDE, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     C = np.clip((bias + matmul_wt(A, B)) >> 3, -20, 100)
-    ct = tiles(C, cfg.batch, cfg.block_out)  # (mb, nb, BATCH, BLOCK_OUT)
-    ob = cfg.out_bytes
-    ref = bytearray(fill_bytes(out_n * ob, 0x5A))
-    for m in range(mb):
-        for j in range(nb):
-            e = m * out_stride + j
-            ref[e * ob:(e + 1) * ob] = low8(ct[m, j])
-    p.expect("out", out, bytes(ref), "out")
+    p.expect("out", out, store_2d(init, tiles(C, cfg.batch, cfg.block_out), OUT_STRIDE), "out")
     return p.build(f"""A typical quantized layer: LOAD ACC_8BIT bias, LOAD INP with x_stride
         > x_size (a junk element after each row), LOAD WGT, one GEMM with iter_out=mb, iter_in=nb
         and kb micro-ops (upstream's blocked form), then ALU SHR 3, MAX -20, MIN 100 by immediate,
@@ -63,20 +64,8 @@ def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
         clip((bias + A . B^T) >> 3, -20, 100) with numpy.""")
 
 
-def v_layer_small(name: str) -> Vector:
-    return layer_vector(name, SMALL)
-
-
-def v_layer_default(name: str) -> Vector:
-    return layer_vector(name, DEFAULT)
-
-
-def v_layer_batch2(name: str) -> Vector:
-    return layer_vector(name, BATCH2)
-
-
 VECTORS: list[tuple[str, Builder]] = [
-    ("layer_small", v_layer_small),
-    ("default_layer", v_layer_default),
-    ("batch2_layer", v_layer_batch2),
+    ("layer_small", partial(layer_vector, cfg=SMALL)),
+    ("default_layer", partial(layer_vector, cfg=DEFAULT)),
+    ("batch2_layer", partial(layer_vector, cfg=BATCH2)),
 ]

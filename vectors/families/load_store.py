@@ -14,7 +14,7 @@ import numpy as np
 from models.config import VtaConfig
 from models.isa import AluOp
 from models.vector import Vector
-from vectors.data import SMALL, acc_shape, fill_bytes, i8, i32, inp_shape, rng_for, wgt_shape
+from vectors.data import SMALL, acc_shape, fill_bytes, i8, i32, random_inp_wgt, rng_for
 from vectors.programs import Builder, Program, as_bytes, emit_expose, emit_fill, emit_reset, store_and_finish
 from vectors.reference import I32_MAX, I32_MIN, Pads, byte_planes, load_2d, low8, matmul_wt, store_2d, wrap32
 
@@ -146,12 +146,9 @@ def xsize_zero_noops(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     n = 4
-    inp = i8(rng, *inp_shape(cfg, n))
-    wgt = i8(rng, *wgt_shape(cfg, 1))
+    inp, wgt, inp_d, wgt_d = random_inp_wgt(p, rng, n, 1)
     acc = i32(rng, *acc_shape(cfg, n)) >> 8
     acc8 = i8(rng, *acc_shape(cfg, 2))
-    inp_d = p.alloc("inp", n, as_bytes(inp, np.int8), "inp")
-    wgt_d = p.alloc("wgt", 1, as_bytes(wgt, np.int8), "wgt")
     acc_d = p.alloc("acc", n, as_bytes(acc, np.int32), "acc_in")
     acc8_d = p.alloc("acc8", 2, as_bytes(acc8, np.int8), "acc8_in")
     out = p.alloc("out", 2 * n, fill_bytes(2 * n * cfg.out_bytes, 0x3C), "out_init")

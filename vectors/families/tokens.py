@@ -6,17 +6,31 @@ push and pop is honoured.
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from models.config import VtaConfig
 from models.isa import AluOp
 from models.vector import Vector
-from vectors.data import BATCH2, DEFAULT, SMALL, acc_shape, i8, inp_shape, rng_for, tiles, wgt_shape
+from vectors.data import (
+    BATCH2,
+    DEFAULT,
+    SMALL,
+    acc_elements,
+    i8,
+    inp_shape,
+    put_matrices,
+    random_inp_wgt,
+    rng_for,
+    tiles,
+    wgt_shape,
+)
 from vectors.programs import Builder, Program, as_bytes, emit_reset
 from vectors.reference import low8, matmul_wt
 
 
-def pipeline_vector(name: str, cfg: VtaConfig) -> Vector:
+def pipeline_tokens(name: str, cfg: VtaConfig) -> Vector:
     """Six tiles through load -> compute -> store with two buffers of each kind and
     C2L / S2C back-pressure tokens, in upstream's software-pipelined program order."""
     rng = rng_for(name)
@@ -54,8 +68,7 @@ def pipeline_vector(name: str, cfg: VtaConfig) -> Vector:
         compute(t)
         store(t)
     p.finish(pop_next=True)
-    ref = np.concatenate([tiles(matmul_wt(A[t], W[t]) - 3 * t, cfg.batch, cfg.block_out)
-                          .reshape(acc_shape(cfg, rows)) for t in range(n_tiles)])
+    ref = np.concatenate([acc_elements(cfg, matmul_wt(A[t], W[t]) - 3 * t) for t in range(n_tiles)])
     p.expect("out", out, low8(ref), "out")
     return p.build(f"""Tokens among all three modules: six tiles pipelined load -> compute ->
         store in upstream's order (L0 L1 C0 S0 L2 C1 S1 ...), with two INP/WGT buffers and two
@@ -66,28 +79,14 @@ def pipeline_vector(name: str, cfg: VtaConfig) -> Vector:
         tile = numpy matmul - 3*t, truncated to the low byte.""")
 
 
-def v_pipeline_small(name: str) -> Vector:
-    return pipeline_vector(name, SMALL)
-
-
-def v_pipeline_default(name: str) -> Vector:
-    return pipeline_vector(name, DEFAULT)
-
-
-def v_pipeline_batch2(name: str) -> Vector:
-    return pipeline_vector(name, BATCH2)
-
-
-def vthread_vector(name: str, cfg: VtaConfig) -> Vector:
+def vthread_blocked_gemm(name: str, cfg: VtaConfig) -> Vector:
     """Blocked GEMM with two virtual threads, double-buffered like upstream's test."""
     rng = rng_for(name)
     p = Program(cfg)
     mb, kb, nb = 4, 3, 2  # thread t owns row blocks 2t, 2t+1
     A = i8(rng, mb * cfg.batch, kb * cfg.block_in)
     B = i8(rng, nb * cfg.block_out, kb * cfg.block_in)
-    inp_d = p.alloc("inp", mb * kb, as_bytes(tiles(A, cfg.batch, cfg.block_in), np.int8), "inp")
-    wgt_d = p.alloc("wgt", nb * kb, as_bytes(tiles(B, cfg.block_out, cfg.block_in), np.int8),
-                    "wgt")
+    inp_d, wgt_d = put_matrices(p, A, B)
     out = p.alloc("out", mb * nb)
     for t in range(2):
         emit_reset(p, 4 * t, 4)
@@ -111,9 +110,7 @@ def vthread_vector(name: str, cfg: VtaConfig) -> Vector:
     p.store(0, out, 2, nb, stride=nb, pop_prev=True)
     p.store(4, out + 2 * nb, 2, nb, stride=nb, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    C = matmul_wt(A, B)
-    p.expect("out", out, low8(tiles(C, cfg.batch, cfg.block_out).reshape(
-        acc_shape(cfg, mb * nb))), "out")
+    p.expect("out", out, low8(acc_elements(cfg, matmul_wt(A, B))), "out")
     return p.build(f"""Blocked GEMM with two virtual threads: C = A ({mb * cfg.batch}x
         {kb * cfg.block_in}) . B ({nb * cfg.block_out}x{kb * cfg.block_in})^T, larger than one
         tile. Thread t owns row blocks 2t..2t+1 and its own INP/WGT buffer set and ACC region;
@@ -124,26 +121,11 @@ def vthread_vector(name: str, cfg: VtaConfig) -> Vector:
         Expected = numpy matmul of the full matrices, truncated to int8 per STORE.""")
 
 
-def v_vthread_small(name: str) -> Vector:
-    return vthread_vector(name, SMALL)
-
-
-def v_vthread_default(name: str) -> Vector:
-    return vthread_vector(name, DEFAULT)
-
-
-def v_vthread_batch2(name: str) -> Vector:
-    return vthread_vector(name, BATCH2)
-
-
-def v_tokens_capacity(name: str) -> Vector:
+def tokens_capacity(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     n = 8
-    inp = i8(rng, *inp_shape(cfg, n))
-    wgt = i8(rng, *wgt_shape(cfg, 1))
-    inp_d = p.alloc("inp", n, as_bytes(inp, np.int8), "inp")
-    wgt_d = p.alloc("wgt", 1, as_bytes(wgt, np.int8), "wgt")
+    inp, wgt, inp_d, wgt_d = random_inp_wgt(p, rng, n, 1)
     out = p.alloc("out", n)
     emit_reset(p, 0, n)
     p.load("wgt", 0, wgt_d, 1, 1)
@@ -163,7 +145,7 @@ def v_tokens_capacity(name: str) -> Vector:
         Expected ACC[k] = INP[k] . W^T (numpy), truncated.""")
 
 
-def v_all_four_flags(name: str) -> Vector:
+def all_four_flags(name: str) -> Vector:
     cfg, rng = SMALL, rng_for(name)
     p = Program(cfg)
     rows = 2
@@ -201,12 +183,12 @@ def v_all_four_flags(name: str) -> Vector:
 
 
 VECTORS: list[tuple[str, Builder]] = [
-    ("pipeline_tokens", v_pipeline_small),
-    ("default_pipeline_tokens", v_pipeline_default),
-    ("batch2_pipeline_tokens", v_pipeline_batch2),
-    ("vthread_blocked_gemm", v_vthread_small),
-    ("default_vthread_blocked_gemm", v_vthread_default),
-    ("batch2_vthread_blocked_gemm", v_vthread_batch2),
-    ("tokens_capacity", v_tokens_capacity),
-    ("all_four_flags", v_all_four_flags),
+    ("pipeline_tokens", partial(pipeline_tokens, cfg=SMALL)),
+    ("default_pipeline_tokens", partial(pipeline_tokens, cfg=DEFAULT)),
+    ("batch2_pipeline_tokens", partial(pipeline_tokens, cfg=BATCH2)),
+    ("vthread_blocked_gemm", partial(vthread_blocked_gemm, cfg=SMALL)),
+    ("default_vthread_blocked_gemm", partial(vthread_blocked_gemm, cfg=DEFAULT)),
+    ("batch2_vthread_blocked_gemm", partial(vthread_blocked_gemm, cfg=BATCH2)),
+    ("tokens_capacity", tokens_capacity),
+    ("all_four_flags", all_four_flags),
 ]
