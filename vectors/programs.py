@@ -3,11 +3,10 @@
 This is the one place that imports the program builder (vectors/progbuild.py); vector
 modules take Program and friends from here, so moving the builder is a one-line change.
 
-A recurring device is :func:`emit_expose`: STORE keeps only the low 8 bits of each
-accumulator lane, so to observe a full 32-bit result the program copies it three times
-(GEMM reset, ALU ADD) and shifts the copies right by 8, 16 and 24 (ALU SHR); the four
-stored planes are then bytes 0..3 of each lane, which
-:func:`vectors.reference.byte_planes` predicts.
+The helpers end or prepare a program the same way in every vector that needs it. The
+recurring one is :func:`emit_expose`: STORE keeps only the low 8 bits of each
+accumulator lane, so to observe full 32-bit results a vector ends with it instead of a
+plain :func:`store_and_finish`.
 """
 from __future__ import annotations
 
@@ -40,10 +39,11 @@ def emit_reset(p: Program, base: int, n: int, **flags: Unpack[TokenFlags]) -> No
     p.gemm([(base, 0, 0)], iters=(1, n), dst=(0, 1), reset=True, **flags)
 
 
-def emit_fill(p: Program, base: int, n: int, value: int, **flags: Unpack[TokenFlags]) -> None:
-    """ACC[base .. base+n) = value in every lane: GEMM reset, then ALU ADD immediate."""
-    emit_reset(p, base, n)
-    p.alu(AluOp.ADD, [(base, base, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value, **flags)
+def emit_fill(p: Program, n: int, value: int) -> None:
+    """ACC[0 .. n) = value in every lane (GEMM reset, then ALU ADD immediate), so that what a
+    later LOAD leaves untouched, or writes as a zero pad, shows in the STORE."""
+    emit_reset(p, 0, n)
+    p.alu(AluOp.ADD, [(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=value)
 
 
 def store_and_finish(p: Program, n: int) -> int:
@@ -58,9 +58,10 @@ def store_and_finish(p: Program, n: int) -> int:
 def emit_expose(p: Program, n: int) -> int:
     """End the program by storing every byte of every lane of ACC[0 .. n); returns the OUT base.
 
-    ACC[0 .. n) is copied to three scratch copies right after it, shifted by 8, 16 and 24
-    (GEMM reset, ALU ADD register, ALU SHR immediate 8, the last pushing C2S); a STORE of
-    the 4n elements from ACC 0 then shows bytes 0..3 of each lane (see byte_planes).
+    ACC[0 .. n) is copied three times into the scratch ACC[n .. 4n) (GEMM reset, ALU ADD
+    register) and the copies are shifted right by 8, 16 and 24 (ALU SHR immediate 8, the
+    last pushing C2S); a STORE of the 4n elements from ACC 0 then shows bytes 0..3 of
+    each lane, which :func:`vectors.reference.byte_planes` predicts.
     """
     emit_reset(p, n, 3 * n)
     p.alu(AluOp.ADD, [(n, 0, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))

@@ -3,9 +3,10 @@
 The vectors exist to check the golden model (models/executor.py) and the RTL, so the
 expected DRAM bytes must not come from either: this module recomputes the spec's
 semantics (../shared/VTA_SPEC.md section 3) with plain numpy and Python integers --
-matrix products, wrap-around, shifts, STORE truncation -- and imports nothing from
-models/ but the ALU opcode names. Keep it that way: an expectation computed with the
-executor would check the executor against itself.
+matrix products, GEMM/ALU loop nests, padded loads, strided stores, wrap-around,
+shifts, STORE truncation -- and imports nothing from models/ but the ALU opcode names.
+Keep it that way: an expectation computed with the executor would check the executor
+against itself.
 """
 from __future__ import annotations
 

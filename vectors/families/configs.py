@@ -1,4 +1,11 @@
-"""What only a larger configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops."""
+"""What only a larger configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops.
+
+Vectors that merely rerun another family's program on the default or batch2
+configuration (default_layer, batch2_pipeline_tokens, ...) stay in that family; these
+three exist for one larger configuration only: the 1024-element tile of maximal pads at
+BLOCK 16 (the padded-load builder of vectors.families.load_store), ACC_8BIT and ALU on
+two batch rows, and GEMM loops whose INP elements hold two batch rows.
+"""
 from __future__ import annotations
 
 from functools import partial

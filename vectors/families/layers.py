@@ -1,6 +1,10 @@
 """A typical quantized layer (bias, GEMM, ALU requantization, strided STORE) on each config.
 
-:func:`layer_vector` is also the workload of the base-address vectors (vectors.families.bases).
+The one workload that goes through every module with realistic data: strided and junk-
+padded loads, upstream's blocked GEMM form, requantization by immediate and a gapped
+STORE. :func:`layer_vector` is also the program of the base-address vectors
+(vectors.families.bases), which is why its shape (and so the size of its OUT region)
+is public.
 """
 from __future__ import annotations
 

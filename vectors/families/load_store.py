@@ -87,7 +87,7 @@ def load_acc8_negative(name: str) -> Vector:
     # Padded tile: y_pad_0=1, x_pad_0=1, x_pad_1=1 -> rows of 5, 3 rows = 15 elements.
     pads = (1, 0, 1, 1)
     n = (pads[2] + x + pads[3]) * (pads[0] + rows + pads[1])
-    emit_fill(p, 0, n, 99)  # pre-fill so that pad zeros are visible
+    emit_fill(p, n, 99)  # pre-fill so that pad zeros are visible
     p.load("acc8", 0, src, rows, x, stride=row_len, pads=pads)
     out = emit_expose(p, n)
     # Reference: the padded tile, sign-extending int8 to int32 (int64 here).
@@ -112,7 +112,7 @@ def padded_load(name: str, *, cfg: VtaConfig, rows: int, x: int, stride: int, pa
     src = p.alloc("acc", rows * stride, as_bytes(acc, np.int32), "acc_in")
     tile = load_2d(acc, rows, x, stride, pads)
     total = at + tile.shape[0] + after
-    emit_fill(p, 0, total, fill)
+    emit_fill(p, total, fill)
     p.load("acc", at, src, rows, x, stride=stride, pads=pads, push_next=True)
     out = store_and_finish(p, total)
     ref = np.full(acc_shape(cfg, total), fill, dtype=np.int64)
