@@ -71,7 +71,7 @@ lint: sysdeps $(STAMP)
 	mypy models tb vectors
 
 vectors: sysdeps $(STAMP)
-	$(PY) vectors/build.py $(if $(OUT),--out $(OUT))
+	$(PY) vectors/generate.py $(if $(OUT),--out $(OUT))
 
 regress: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
