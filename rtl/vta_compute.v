@@ -70,6 +70,8 @@ module vta_compute #(
     output wire [31:0]                status,
     output wire [31:0]                insn_idx
 );
+`define VTA_ISA_LOOP_FIELDS
+`include "vta_isa.vh"
     // ---------------------------------------------------------------------
     // derived sizes
     localparam integer INP_W = 1 << LOG_INP_WIDTH;
@@ -87,32 +89,7 @@ module vta_compute #(
     localparam integer LI = LOG_INP_DEPTH;
     localparam integer LW = LOG_WGT_DEPTH;
     localparam integer LA = LOG_ACC_DEPTH;
-    localparam integer LS = (LA > LI) ? LA : LI;   // uop src_idx width
-
-    // ---------------------------------------------------------------------
-    // instruction field positions (uint64_t bit-field rule, spec section 2)
-    function integer place(input integer pos, input integer w);
-        place = ((pos / 64) != ((pos + w - 1) / 64)) ? ((pos / 64) + 1) * 64 : pos;
-    endfunction
-    localparam integer P_RST   = 7;
-    localparam integer P_UBGN  = place(8, LU);
-    localparam integer P_UEND  = place(P_UBGN + LU, LU + 1);
-    localparam integer P_IOUT  = place(P_UEND + LU + 1, 14);
-    localparam integer P_IIN   = place(P_IOUT + 14, 14);
-    localparam integer P_DFO   = place(P_IIN + 14, LA);
-    localparam integer P_DFI   = place(P_DFO + LA, LA);
-    localparam integer P_SFO_G = place(P_DFI + LA, LI);
-    localparam integer P_SFI_G = place(P_SFO_G + LI, LI);
-    localparam integer P_WFO   = place(P_SFI_G + LI, LW);
-    localparam integer P_WFI   = place(P_WFO + LW, LW);
-    localparam integer P_SFO_A = place(P_DFI + LA, LA);
-    localparam integer P_SFI_A = place(P_SFO_A + LA, LA);
-    localparam integer P_AOP   = place(P_SFI_A + LA, 3);
-    localparam integer P_UIMM  = place(P_AOP + 3, 1);
-    localparam integer P_IMM   = place(P_UIMM + 1, 16);
-    localparam integer U_DST   = 0;
-    localparam integer U_SRC   = place(U_DST + LA, LS);
-    localparam integer U_WGT   = place(U_SRC + LS, LW);
+    localparam integer LS = ISA_UOP_SRC_IDX_W;   // uop src_idx width: max(LA, LI)
 
     localparam [2:0] OP_LOAD = 3'd0, OP_GEMM = 3'd2, OP_FINISH = 3'd3, OP_ALU = 3'd4;
     localparam [2:0] MT_UOP = 3'd0, MT_ACC = 3'd3, MT_ACC8 = 3'd5;
@@ -131,8 +108,8 @@ module vta_compute #(
     reg [31:0]  idx;
     reg         pend_pop_prev, pend_pop_next, pend_push_prev, pend_push_next;
 
-    wire [2:0] opcode  = insn[2:0];
-    wire [2:0] mtype   = insn[9:7];
+    wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
+    wire [2:0] mtype   = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
     wire is_load   = (opcode == OP_LOAD);
     wire is_gemm   = (opcode == OP_GEMM);
     wire is_alu    = (opcode == OP_ALU);
@@ -169,10 +146,10 @@ module vta_compute #(
                 PH_IDLE: if (!q_empty) begin
                     insn           <= q_data[127:0];
                     idx            <= q_data[159:128];
-                    pend_pop_prev  <= q_data[3];
-                    pend_pop_next  <= q_data[4];
-                    pend_push_prev <= q_data[5];
-                    pend_push_next <= q_data[6];
+                    pend_pop_prev  <= q_data[ISA_POP_PREV_DEP];
+                    pend_pop_next  <= q_data[ISA_POP_NEXT_DEP];
+                    pend_push_prev <= q_data[ISA_PUSH_PREV_DEP];
+                    pend_push_next <= q_data[ISA_PUSH_NEXT_DEP];
                     phase          <= PH_POP;
                 end
                 PH_POP: begin
@@ -201,10 +178,10 @@ module vta_compute #(
         .clk(clk), .rst(rst), .start(go && ld_any),
         .base(ld_uop ? uop_base : acc_base),
         .lesz(ld_uop ? LESZ_UOP : (ld_acc ? LESZ_ACC : LESZ_ACC8)),
-        .sram_base(insn[25:10]), .dram_base(insn[57:26]),
-        .y_size(insn[79:64]), .x_size(insn[95:80]), .x_stride(insn[111:96]),
-        .y_pad_0(insn[115:112]), .y_pad_1(insn[119:116]),
-        .x_pad_0(insn[123:120]), .x_pad_1(insn[127:124]),
+        .sram_base(insn[ISA_MEM_SRAM_BASE +: ISA_MEM_SRAM_BASE_W]), .dram_base(insn[ISA_MEM_DRAM_BASE +: ISA_MEM_DRAM_BASE_W]),
+        .y_size(insn[ISA_MEM_Y_SIZE +: ISA_MEM_Y_SIZE_W]), .x_size(insn[ISA_MEM_X_SIZE +: ISA_MEM_X_SIZE_W]), .x_stride(insn[ISA_MEM_X_STRIDE +: ISA_MEM_X_STRIDE_W]),
+        .y_pad_0(insn[ISA_MEM_Y_PAD_0 +: ISA_MEM_Y_PAD_0_W]), .y_pad_1(insn[ISA_MEM_Y_PAD_1 +: ISA_MEM_Y_PAD_1_W]),
+        .x_pad_0(insn[ISA_MEM_X_PAD_0 +: ISA_MEM_X_PAD_0_W]), .x_pad_1(insn[ISA_MEM_X_PAD_1 +: ISA_MEM_X_PAD_1_W]),
         .ar_valid(ar_valid), .ar_ready(ar_ready), .ar_addr(ar_addr), .ar_len(ar_len),
         .r_valid(r_valid), .r_ready(r_ready), .r_data(r_data),
         .we(e_we), .waddr(e_waddr), .wdata(e_wdata), .busy(eng_busy)
@@ -219,21 +196,25 @@ module vta_compute #(
     end
 
     // ---------------------------------------------------------------------
-    // GEMM / ALU loop generator (stage A)
-    wire [LU-1:0] f_ubgn = insn[P_UBGN +: LU];
-    wire [LU:0]   f_uend = insn[P_UEND +: LU + 1];
-    wire [13:0]   f_iout = insn[P_IOUT +: 14];
-    wire [13:0]   f_iin  = insn[P_IIN +: 14];
-    wire [LA-1:0] f_dfo  = insn[P_DFO +: LA];
-    wire [LA-1:0] f_dfi  = insn[P_DFI +: LA];
-    wire [LS-1:0] f_sfo  = is_alu ? {{(LS-LA){1'b0}}, insn[P_SFO_A +: LA]} : {{(LS-LI){1'b0}}, insn[P_SFO_G +: LI]};
-    wire [LS-1:0] f_sfi  = is_alu ? {{(LS-LA){1'b0}}, insn[P_SFI_A +: LA]} : {{(LS-LI){1'b0}}, insn[P_SFI_G +: LI]};
-    wire [LW-1:0] f_wfo  = insn[P_WFO +: LW];
-    wire [LW-1:0] f_wfi  = insn[P_WFI +: LW];
-    wire          f_rst  = insn[P_RST];
-    wire [2:0]    f_aop  = insn[P_AOP +: 3];
-    wire          f_uimm = insn[P_UIMM];
-    wire [15:0]   f_imm  = insn[P_IMM +: 16];
+    // GEMM / ALU loop generator (stage A). The loop fields up to dst_factor_in
+    // have the same positions in GEMM and ALU (models/isa.py: _LOOP_FIELDS), so
+    // they are read with the GEMM names for both.
+    wire [LU-1:0] f_ubgn = insn[ISA_GEMM_UOP_BGN +: ISA_GEMM_UOP_BGN_W];
+    wire [LU:0]   f_uend = insn[ISA_GEMM_UOP_END +: ISA_GEMM_UOP_END_W];
+    wire [13:0]   f_iout = insn[ISA_GEMM_ITER_OUT +: ISA_GEMM_ITER_OUT_W];
+    wire [13:0]   f_iin  = insn[ISA_GEMM_ITER_IN +: ISA_GEMM_ITER_IN_W];
+    wire [LA-1:0] f_dfo  = insn[ISA_GEMM_DST_FACTOR_OUT +: ISA_GEMM_DST_FACTOR_OUT_W];
+    wire [LA-1:0] f_dfi  = insn[ISA_GEMM_DST_FACTOR_IN +: ISA_GEMM_DST_FACTOR_IN_W];
+    wire [LS-1:0] f_sfo  = is_alu ? {{(LS-LA){1'b0}}, insn[ISA_ALU_SRC_FACTOR_OUT +: ISA_ALU_SRC_FACTOR_OUT_W]}
+                                  : {{(LS-LI){1'b0}}, insn[ISA_GEMM_SRC_FACTOR_OUT +: ISA_GEMM_SRC_FACTOR_OUT_W]};
+    wire [LS-1:0] f_sfi  = is_alu ? {{(LS-LA){1'b0}}, insn[ISA_ALU_SRC_FACTOR_IN +: ISA_ALU_SRC_FACTOR_IN_W]}
+                                  : {{(LS-LI){1'b0}}, insn[ISA_GEMM_SRC_FACTOR_IN +: ISA_GEMM_SRC_FACTOR_IN_W]};
+    wire [LW-1:0] f_wfo  = insn[ISA_GEMM_WGT_FACTOR_OUT +: ISA_GEMM_WGT_FACTOR_OUT_W];
+    wire [LW-1:0] f_wfi  = insn[ISA_GEMM_WGT_FACTOR_IN +: ISA_GEMM_WGT_FACTOR_IN_W];
+    wire          f_rst  = insn[ISA_GEMM_RESET_REG];
+    wire [2:0]    f_aop  = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
+    wire          f_uimm = insn[ISA_ALU_USE_IMM];
+    wire [15:0]   f_imm  = insn[ISA_ALU_IMM +: ISA_ALU_IMM_W];
 
     wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
     wire [LU:0] uend_m1 = f_uend - 1'b1;
@@ -310,10 +291,10 @@ module vta_compute #(
         end
     end
 
-    wire [LS-1:0] u_src  = uop_rdata[U_SRC +: LS];
-    wire [LA-1:0] a_dst  = uop_rdata[U_DST +: LA] + b_d;
+    wire [LS-1:0] u_src  = uop_rdata[ISA_UOP_SRC_IDX +: ISA_UOP_SRC_IDX_W];
+    wire [LA-1:0] a_dst  = uop_rdata[ISA_UOP_DST_IDX +: ISA_UOP_DST_IDX_W] + b_d;
     wire [LS-1:0] a_src  = u_src + b_s;
-    wire [LW-1:0] a_wgt  = uop_rdata[U_WGT +: LW] + b_w;
+    wire [LW-1:0] a_wgt  = uop_rdata[ISA_UOP_WGT_IDX +: ISA_UOP_WGT_IDX_W] + b_w;
 
     assign inp_re    = vb && is_gemm;
     assign inp_raddr = a_src[LI-1:0];
@@ -459,6 +440,6 @@ module vta_compute #(
                      (phase == PH_POP) && pend_pop_prev && !l2c_can_pop,
                      is_alu ? f_aop : mtype, opcode, 1'b0, phase, busy};
 
-    wire unused_compute = &{1'b0, e_waddr, e_wdata, a_src, u_src, uop_rdata};
+    wire unused_compute = &{1'b0, e_waddr, e_wdata, a_src, u_src, uop_rdata, insn};
 endmodule
 `default_nettype wire

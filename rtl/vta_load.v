@@ -47,6 +47,7 @@ module vta_load #(
     output wire [31:0]                  status,
     output wire [31:0]                  insn_idx
 );
+`include "vta_isa.vh"
     localparam integer LOG_EMAX = (LOG_INP_BYTES > LOG_WGT_BYTES) ? LOG_INP_BYTES : LOG_WGT_BYTES;
     localparam [2:0] MT_WGT = 3'd1;
     localparam [31:0] LIB32 = LOG_INP_BYTES;
@@ -61,7 +62,7 @@ module vta_load #(
     reg         pend_pop;
     reg         pend_push;
 
-    wire [2:0]  mtype    = insn[9:7];
+    wire [2:0]  mtype    = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
     wire        is_wgt   = (mtype == MT_WGT);
 
     // ---- phase machine ----
@@ -86,8 +87,8 @@ module vta_load #(
                 PH_IDLE: if (!q_empty) begin
                     insn      <= q_data[127:0];
                     idx       <= q_data[159:128];
-                    pend_pop  <= q_data[4];
-                    pend_push <= q_data[6];
+                    pend_pop  <= q_data[ISA_POP_NEXT_DEP];
+                    pend_push <= q_data[ISA_PUSH_NEXT_DEP];
                     phase     <= PH_POP;
                 end
                 PH_POP: begin
@@ -112,10 +113,10 @@ module vta_load #(
         .clk(clk), .rst(rst), .start(go),
         .base(is_wgt ? wgt_base : inp_base),
         .lesz(is_wgt ? LESZ_WGT : LESZ_INP),
-        .sram_base(insn[25:10]), .dram_base(insn[57:26]),
-        .y_size(insn[79:64]), .x_size(insn[95:80]), .x_stride(insn[111:96]),
-        .y_pad_0(insn[115:112]), .y_pad_1(insn[119:116]),
-        .x_pad_0(insn[123:120]), .x_pad_1(insn[127:124]),
+        .sram_base(insn[ISA_MEM_SRAM_BASE +: ISA_MEM_SRAM_BASE_W]), .dram_base(insn[ISA_MEM_DRAM_BASE +: ISA_MEM_DRAM_BASE_W]),
+        .y_size(insn[ISA_MEM_Y_SIZE +: ISA_MEM_Y_SIZE_W]), .x_size(insn[ISA_MEM_X_SIZE +: ISA_MEM_X_SIZE_W]), .x_stride(insn[ISA_MEM_X_STRIDE +: ISA_MEM_X_STRIDE_W]),
+        .y_pad_0(insn[ISA_MEM_Y_PAD_0 +: ISA_MEM_Y_PAD_0_W]), .y_pad_1(insn[ISA_MEM_Y_PAD_1 +: ISA_MEM_Y_PAD_1_W]),
+        .x_pad_0(insn[ISA_MEM_X_PAD_0 +: ISA_MEM_X_PAD_0_W]), .x_pad_1(insn[ISA_MEM_X_PAD_1 +: ISA_MEM_X_PAD_1_W]),
         .ar_valid(ar_valid), .ar_ready(ar_ready), .ar_addr(ar_addr), .ar_len(ar_len),
         .r_valid(r_valid), .r_ready(r_ready), .r_data(r_data),
         .we(e_we), .waddr(e_waddr), .wdata(e_wdata), .busy(eng_busy)
@@ -138,8 +139,8 @@ module vta_load #(
     assign status = {17'd0, (phase == PH_EXEC) && eng_busy,
                      (phase == PH_PUSH) && pend_push && !l2c_can_push, 1'b0,
                      (phase == PH_POP) && pend_pop && !c2l_can_pop, 1'b0,
-                     insn[9:7], insn[2:0], 1'b0, phase, busy};
+                     insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W], insn[ISA_OPCODE +: ISA_OPCODE_W], 1'b0, phase, busy};
 
-    wire unused_load = &{1'b0, e_waddr, e_wdata, insn[63:58], insn[6:3], q_data[5], q_data[3]};
+    wire unused_load = &{1'b0, e_waddr, e_wdata, insn};
 endmodule
 `default_nettype wire

@@ -46,6 +46,7 @@ module vta_store #(
     output wire [31:0]                   insn_idx,
     output wire [7:0]                    wr_outstanding
 );
+`include "vta_isa.vh"
     localparam integer LA = LOG_ACC_DEPTH;
     localparam integer EB = 8 << LOG_OUT_BYTES;
     localparam [31:0]  LOB32 = LOG_OUT_BYTES;
@@ -58,11 +59,11 @@ module vta_store #(
     reg         pend_pop;
     reg         pend_push;
 
-    wire [15:0] f_sram  = insn[25:10];
-    wire [31:0] f_dram  = insn[57:26];
-    wire [15:0] f_ysize = insn[79:64];
-    wire [15:0] f_xsize = insn[95:80];
-    wire [15:0] f_xstr  = insn[111:96];
+    wire [15:0] f_sram  = insn[ISA_MEM_SRAM_BASE +: ISA_MEM_SRAM_BASE_W];
+    wire [31:0] f_dram  = insn[ISA_MEM_DRAM_BASE +: ISA_MEM_DRAM_BASE_W];
+    wire [15:0] f_ysize = insn[ISA_MEM_Y_SIZE +: ISA_MEM_Y_SIZE_W];
+    wire [15:0] f_xsize = insn[ISA_MEM_X_SIZE +: ISA_MEM_X_SIZE_W];
+    wire [15:0] f_xstr  = insn[ISA_MEM_X_STRIDE +: ISA_MEM_X_STRIDE_W];
 
     assign q_pop     = (phase == PH_IDLE) && !q_empty;
     assign c2s_pop   = (phase == PH_POP) && pend_pop && c2s_can_pop;
@@ -86,8 +87,8 @@ module vta_store #(
                 PH_IDLE: if (!q_empty) begin
                     insn      <= q_data[127:0];
                     idx       <= q_data[159:128];
-                    pend_pop  <= q_data[3];
-                    pend_push <= q_data[5];
+                    pend_pop  <= q_data[ISA_POP_PREV_DEP];
+                    pend_push <= q_data[ISA_PUSH_PREV_DEP];
                     phase     <= PH_POP;
                 end
                 PH_POP: begin
@@ -221,8 +222,8 @@ module vta_store #(
                      (phase == PH_EXEC) && exec_busy, 1'b0,
                      (phase == PH_PUSH) && pend_push && !s2c_can_push, 1'b0,
                      (phase == PH_POP) && pend_pop && !c2s_can_pop,
-                     insn[9:7], insn[2:0], 1'b0, phase, busy};
+                     insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W], insn[ISA_OPCODE +: ISA_OPCODE_W], 1'b0, phase, busy};
 
-    wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn[127:112], insn[63:58], insn[6:3], q_data[6], q_data[4], total[31:0]};
+    wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn, total[31:0]};
 endmodule
 `default_nettype wire
