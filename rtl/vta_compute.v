@@ -11,6 +11,8 @@
 // A micro-op in C whose accumulator was written by the micro-op just ahead of
 // it (the only write its SRAM read could have missed) takes the value from a
 // forwarding register, so micro-ops behave strictly in loop order.
+// Per instruction, vta_phase pops L2C / S2C, the LOAD engine or the pipeline
+// executes, and vta_phase pushes C2L / C2S.
 module vta_compute #(
     parameter integer LOG_B         = 3,
     parameter integer LOG_INP_WIDTH = 3,
@@ -94,7 +96,6 @@ module vta_compute #(
     localparam [2:0] OP_LOAD = 3'd0, OP_GEMM = 3'd2, OP_FINISH = 3'd3, OP_ALU = 3'd4;
     localparam [2:0] MT_UOP = 3'd0, MT_ACC = 3'd3, MT_ACC8 = 3'd5;
     localparam [2:0] ALU_MIN = 3'd0, ALU_MAX = 3'd1, ALU_ADD = 3'd2, ALU_SHR = 3'd3, ALU_MUL = 3'd4;
-    localparam [1:0] PH_IDLE = 2'd0, PH_POP = 2'd1, PH_EXEC = 2'd2, PH_PUSH = 2'd3;
     localparam [3:0] LESZ_UOP  = 4'd2;
     localparam [31:0] LAB32  = LOG_ACC_BYTES;
     localparam [31:0] LA8B32 = LOG_ACC8_BYTES;
@@ -102,14 +103,17 @@ module vta_compute #(
     localparam [3:0] LESZ_ACC8 = LA8B32[3:0];
 
     // ---------------------------------------------------------------------
-    // instruction register and phase machine
-    reg [1:0]   phase;
-    reg [127:0] insn;
-    reg [31:0]  idx;
-    reg         pend_pop_prev, pend_pop_next, pend_push_prev, pend_push_next;
+    // phase machine: prev side L2C pop / C2L push, next side S2C pop / C2S push
+    wire [127:0] insn;
+    wire         go;
+    wire         exec;
+    wire         eng_busy;
+    wire         pipe_busy;
+    wire [14:0]  ph_status;
 
     wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
     wire [2:0] mtype   = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
+    wire [2:0] aop     = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
     wire is_load   = (opcode == OP_LOAD);
     wire is_gemm   = (opcode == OP_GEMM);
     wire is_alu    = (opcode == OP_ALU);
@@ -118,54 +122,16 @@ module vta_compute #(
     wire ld_acc    = is_load && (mtype == MT_ACC);
     wire ld_acc8   = is_load && (mtype == MT_ACC8);
 
-    assign q_pop    = (phase == PH_IDLE) && !q_empty;
-    assign l2c_pop  = (phase == PH_POP) && pend_pop_prev && l2c_can_pop;
-    assign s2c_pop  = (phase == PH_POP) && pend_pop_next && s2c_can_pop;
-    wire   pop_ok   = (!pend_pop_prev || l2c_can_pop) && (!pend_pop_next || s2c_can_pop);
-    wire   go       = (phase == PH_POP) && pop_ok;
-    assign c2l_push = (phase == PH_PUSH) && pend_push_prev && c2l_can_push;
-    assign c2s_push = (phase == PH_PUSH) && pend_push_next && c2s_can_push;
-    wire   push_ok  = (!pend_push_prev || c2l_can_push) && (!pend_push_next || c2s_can_push);
-    assign insn_done = (phase == PH_PUSH) && push_ok;
-    assign finish   = insn_done && is_finish;
-
-    wire eng_busy;
-    wire pipe_busy;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            phase          <= PH_IDLE;
-            insn           <= 128'd0;
-            idx            <= 32'd0;
-            pend_pop_prev  <= 1'b0;
-            pend_pop_next  <= 1'b0;
-            pend_push_prev <= 1'b0;
-            pend_push_next <= 1'b0;
-        end else begin
-            case (phase)
-                PH_IDLE: if (!q_empty) begin
-                    insn           <= q_data[127:0];
-                    idx            <= q_data[159:128];
-                    pend_pop_prev  <= q_data[ISA_POP_PREV_DEP];
-                    pend_pop_next  <= q_data[ISA_POP_NEXT_DEP];
-                    pend_push_prev <= q_data[ISA_PUSH_PREV_DEP];
-                    pend_push_next <= q_data[ISA_PUSH_NEXT_DEP];
-                    phase          <= PH_POP;
-                end
-                PH_POP: begin
-                    if (l2c_pop) pend_pop_prev <= 1'b0;
-                    if (s2c_pop) pend_pop_next <= 1'b0;
-                    if (pop_ok) phase <= PH_EXEC;
-                end
-                PH_EXEC: if (!eng_busy && !pipe_busy) phase <= PH_PUSH;
-                default: begin
-                    if (c2l_push) pend_push_prev <= 1'b0;
-                    if (c2s_push) pend_push_next <= 1'b0;
-                    if (push_ok) phase <= PH_IDLE;
-                end
-            endcase
-        end
-    end
+    vta_phase #(.HAS_PREV(1), .HAS_NEXT(1)) u_phase (
+        .clk(clk), .rst(rst),
+        .q_empty(q_empty), .q_pop(q_pop), .q_data(q_data),
+        .prev_can_pop(l2c_can_pop), .prev_pop(l2c_pop), .next_can_pop(s2c_can_pop), .next_pop(s2c_pop),
+        .prev_can_push(c2l_can_push), .prev_push(c2l_push), .next_can_push(c2s_can_push), .next_push(c2s_push),
+        .go(go), .exec_busy(eng_busy || pipe_busy), .insn(insn), .exec(exec),
+        .status_sub(is_alu ? aop : mtype), .busy(busy), .stall(stall), .insn_done(insn_done),
+        .status(ph_status), .insn_idx(insn_idx)
+    );
+    assign finish = insn_done && is_finish;
 
     // ---------------------------------------------------------------------
     // LOAD of UOP / ACC / ACC_8BIT
@@ -427,19 +393,11 @@ module vta_compute #(
 
     // ---------------------------------------------------------------------
     // status
-    assign busy  = (phase != PH_IDLE);
-    assign stall = ((phase == PH_POP) && !pop_ok) || ((phase == PH_PUSH) && !push_ok);
-    assign insn_idx = idx;
     // [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type (LOAD) or ALU
     // opcode, [10] waiting for L2C, [11] waiting for S2C, [12] waiting for room
     // in C2L, [13] waiting for room in C2S, [14] executing
-    assign status = {17'd0, (phase == PH_EXEC) && (eng_busy || pipe_busy),
-                     (phase == PH_PUSH) && pend_push_next && !c2s_can_push,
-                     (phase == PH_PUSH) && pend_push_prev && !c2l_can_push,
-                     (phase == PH_POP) && pend_pop_next && !s2c_can_pop,
-                     (phase == PH_POP) && pend_pop_prev && !l2c_can_pop,
-                     is_alu ? f_aop : mtype, opcode, 1'b0, phase, busy};
+    assign status = {17'd0, ph_status};
 
-    wire unused_compute = &{1'b0, e_waddr, e_wdata, a_src, u_src, uop_rdata, insn};
+    wire unused_compute = &{1'b0, e_waddr, e_wdata, a_src, u_src, uop_rdata, insn, exec};
 endmodule
 `default_nettype wire
