@@ -80,26 +80,53 @@ def _place(widths: Iterable[tuple[str, int]]) -> tuple[Field, ...]:
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class Depth:
+    """A field width that depends on the configuration: the largest of the named log2
+    buffer depths ('uop', 'inp', 'wgt', 'acc', i.e. ``cfg.log_<name>_depth``) plus ``plus``."""
+
+    names: tuple[str, ...]
+    plus: int = 0
+
+    def bits(self, cfg: "VtaConfig") -> int:
+        return max(getattr(cfg, f"log_{name}_depth") for name in self.names) + self.plus
+
+
+#: A field width in the symbolic description: fixed bits or a :class:`Depth`.
+Width = int | Depth
+_UOP, _INP, _WGT, _ACC = Depth(("uop",)), Depth(("inp",)), Depth(("wgt",)), Depth(("acc",))
+_MEM_FIELDS: tuple[tuple[str, Width], ...] = (
+    *HEAD, ("memory_type", 3), ("sram_base", C.MEMOP_SRAM_ADDR_BITS),
+    ("dram_base", C.MEMOP_DRAM_ADDR_BITS), ("y_size", C.MEMOP_SIZE_BITS),
+    ("x_size", C.MEMOP_SIZE_BITS), ("x_stride", C.MEMOP_STRIDE_BITS),
+    ("y_pad_0", C.MEMOP_PAD_BITS), ("y_pad_1", C.MEMOP_PAD_BITS),
+    ("x_pad_0", C.MEMOP_PAD_BITS), ("x_pad_1", C.MEMOP_PAD_BITS))
+_LOOP_FIELDS: tuple[tuple[str, Width], ...] = (
+    *HEAD, ("reset_reg", 1), ("uop_bgn", _UOP), ("uop_end", Depth(("uop",), 1)),
+    ("iter_out", C.LOOP_ITER_BITS), ("iter_in", C.LOOP_ITER_BITS),
+    ("dst_factor_out", _ACC), ("dst_factor_in", _ACC))
+#: Field order and widths of every layout kind, written once: :func:`layout` places them
+#: for a configuration and models/hdl_isa.py turns them into the RTL's rtl/vta_isa.vh.
+FIELDS: dict[str, tuple[tuple[str, Width], ...]] = {
+    "mem": _MEM_FIELDS,
+    "gemm": (*_LOOP_FIELDS, ("src_factor_out", _INP), ("src_factor_in", _INP),
+             ("wgt_factor_out", _WGT), ("wgt_factor_in", _WGT)),
+    "alu": (*_LOOP_FIELDS, ("src_factor_out", _ACC), ("src_factor_in", _ACC),
+            ("alu_opcode", 3), ("use_imm", 1), ("imm", C.ALU_IMM_BITS)),
+    "finish": tuple(HEAD),
+    "uop": (("dst_idx", _ACC), ("src_idx", Depth(("acc", "inp"))), ("wgt_idx", _WGT)),
+}
+
+
+def width_bits(width: Width, cfg: "VtaConfig") -> int:
+    """Bits of a symbolic width under one configuration."""
+    return width if isinstance(width, int) else width.bits(cfg)
+
+
 @lru_cache(maxsize=None)
 def _layouts(cfg: "VtaConfig") -> dict[str, tuple[Field, ...]]:
-    mem = HEAD + [("memory_type", 3), ("sram_base", C.MEMOP_SRAM_ADDR_BITS),
-                  ("dram_base", C.MEMOP_DRAM_ADDR_BITS), ("y_size", C.MEMOP_SIZE_BITS),
-                  ("x_size", C.MEMOP_SIZE_BITS), ("x_stride", C.MEMOP_STRIDE_BITS),
-                  ("y_pad_0", C.MEMOP_PAD_BITS), ("y_pad_1", C.MEMOP_PAD_BITS),
-                  ("x_pad_0", C.MEMOP_PAD_BITS), ("x_pad_1", C.MEMOP_PAD_BITS)]
-    loop = HEAD + [("reset_reg", 1), ("uop_bgn", cfg.log_uop_depth),
-                   ("uop_end", cfg.log_uop_depth + 1), ("iter_out", C.LOOP_ITER_BITS),
-                   ("iter_in", C.LOOP_ITER_BITS)]
-    acc, inp, wgt = cfg.log_acc_depth, cfg.log_inp_depth, cfg.log_wgt_depth
-    gemm = loop + [("dst_factor_out", acc), ("dst_factor_in", acc),
-                   ("src_factor_out", inp), ("src_factor_in", inp),
-                   ("wgt_factor_out", wgt), ("wgt_factor_in", wgt)]
-    alu = loop + [("dst_factor_out", acc), ("dst_factor_in", acc),
-                  ("src_factor_out", acc), ("src_factor_in", acc),
-                  ("alu_opcode", 3), ("use_imm", 1), ("imm", C.ALU_IMM_BITS)]
-    uop = [("dst_idx", acc), ("src_idx", max(acc, inp)), ("wgt_idx", wgt)]
-    return {"mem": _place(mem), "gemm": _place(gemm), "alu": _place(alu),
-            "finish": _place(HEAD), "uop": _place(uop)}
+    return {kind: _place((name, width_bits(width, cfg)) for name, width in fields)
+            for kind, fields in FIELDS.items()}
 
 
 def layout(cfg: "VtaConfig", kind: str) -> tuple[Field, ...]:

@@ -3,14 +3,9 @@
 // of UOP / ACC / ACC_8BIT in program order. It owns the micro-op buffer and the
 // accumulator buffer (two copies, one per read port) and writes the OUT buffer
 // (low OUT_W bits of each accumulator lane) whenever it writes an accumulator.
-//
-// GEMM/ALU pipeline, one micro-op per cycle:
-//   A: loop counters (o, i, k) -> UOP SRAM read
-//   B: index arithmetic -> INP, WGT, ACC[dst], ACC[src] SRAM reads
-//   C: multiply-accumulate / tensor ALU -> ACC and OUT write
-// A micro-op in C whose accumulator was written by the micro-op just ahead of
-// it (the only write its SRAM read could have missed) takes the value from a
-// forwarding register, so micro-ops behave strictly in loop order.
+// Per instruction, vta_phase pops L2C / S2C, starts the LOAD engine
+// (vta_ld_engine) or the GEMM/ALU pipeline (vta_gemm_alu), waits for it to
+// drain and pushes C2L / C2S.
 module vta_compute #(
     parameter integer LOG_B         = 3,
     parameter integer LOG_INP_WIDTH = 3,
@@ -70,54 +65,22 @@ module vta_compute #(
     output wire [31:0]                status,
     output wire [31:0]                insn_idx
 );
+`define VTA_ISA_LOOP_FIELDS
+`include "vta_isa.vh"
     // ---------------------------------------------------------------------
     // derived sizes
-    localparam integer INP_W = 1 << LOG_INP_WIDTH;
-    localparam integer WGT_W = 1 << LOG_WGT_WIDTH;
     localparam integer ACC_W = 1 << LOG_ACC_WIDTH;
-    localparam integer OUT_W = INP_W;
-    localparam integer BATCH = 1 << LOG_BATCH;
-    localparam integer BLOCK = 1 << LOG_BLOCK;
-    localparam integer LANES = BATCH * BLOCK;
+    localparam integer OUT_W = 1 << LOG_INP_WIDTH;   // OUT width = INP width
+    localparam integer LANES = (1 << LOG_BATCH) * (1 << LOG_BLOCK);
     localparam integer ACC_BITS = LANES * ACC_W;
     localparam integer OUT_BITS = LANES * OUT_W;
     localparam integer LOG_ACC_BYTES  = LOG_BATCH + LOG_BLOCK + LOG_ACC_WIDTH - 3;
     localparam integer LOG_ACC8_BYTES = LOG_BATCH + LOG_BLOCK;
     localparam integer LU = LOG_UOP_DEPTH;
-    localparam integer LI = LOG_INP_DEPTH;
-    localparam integer LW = LOG_WGT_DEPTH;
     localparam integer LA = LOG_ACC_DEPTH;
-    localparam integer LS = (LA > LI) ? LA : LI;   // uop src_idx width
 
-    // ---------------------------------------------------------------------
-    // instruction field positions (uint64_t bit-field rule, spec section 2)
-    function integer place(input integer pos, input integer w);
-        place = ((pos / 64) != ((pos + w - 1) / 64)) ? ((pos / 64) + 1) * 64 : pos;
-    endfunction
-    localparam integer P_RST   = 7;
-    localparam integer P_UBGN  = place(8, LU);
-    localparam integer P_UEND  = place(P_UBGN + LU, LU + 1);
-    localparam integer P_IOUT  = place(P_UEND + LU + 1, 14);
-    localparam integer P_IIN   = place(P_IOUT + 14, 14);
-    localparam integer P_DFO   = place(P_IIN + 14, LA);
-    localparam integer P_DFI   = place(P_DFO + LA, LA);
-    localparam integer P_SFO_G = place(P_DFI + LA, LI);
-    localparam integer P_SFI_G = place(P_SFO_G + LI, LI);
-    localparam integer P_WFO   = place(P_SFI_G + LI, LW);
-    localparam integer P_WFI   = place(P_WFO + LW, LW);
-    localparam integer P_SFO_A = place(P_DFI + LA, LA);
-    localparam integer P_SFI_A = place(P_SFO_A + LA, LA);
-    localparam integer P_AOP   = place(P_SFI_A + LA, 3);
-    localparam integer P_UIMM  = place(P_AOP + 3, 1);
-    localparam integer P_IMM   = place(P_UIMM + 1, 16);
-    localparam integer U_DST   = 0;
-    localparam integer U_SRC   = place(U_DST + LA, LS);
-    localparam integer U_WGT   = place(U_SRC + LS, LW);
-
-    localparam [2:0] OP_LOAD = 3'd0, OP_GEMM = 3'd2, OP_FINISH = 3'd3, OP_ALU = 3'd4;
+    localparam [2:0] OP_LOAD = 3'd0, OP_FINISH = 3'd3, OP_ALU = 3'd4;
     localparam [2:0] MT_UOP = 3'd0, MT_ACC = 3'd3, MT_ACC8 = 3'd5;
-    localparam [2:0] ALU_MIN = 3'd0, ALU_MAX = 3'd1, ALU_ADD = 3'd2, ALU_SHR = 3'd3, ALU_MUL = 3'd4;
-    localparam [1:0] PH_IDLE = 2'd0, PH_POP = 2'd1, PH_EXEC = 2'd2, PH_PUSH = 2'd3;
     localparam [3:0] LESZ_UOP  = 4'd2;
     localparam [31:0] LAB32  = LOG_ACC_BYTES;
     localparam [31:0] LA8B32 = LOG_ACC8_BYTES;
@@ -125,70 +88,34 @@ module vta_compute #(
     localparam [3:0] LESZ_ACC8 = LA8B32[3:0];
 
     // ---------------------------------------------------------------------
-    // instruction register and phase machine
-    reg [1:0]   phase;
-    reg [127:0] insn;
-    reg [31:0]  idx;
-    reg         pend_pop_prev, pend_pop_next, pend_push_prev, pend_push_next;
+    // phase machine: prev side L2C pop / C2L push, next side S2C pop / C2S push
+    wire [127:0] insn;
+    wire         go;
+    wire         exec;
+    wire         eng_busy;
+    wire         pipe_busy;
+    wire [14:0]  ph_status;
 
-    wire [2:0] opcode  = insn[2:0];
-    wire [2:0] mtype   = insn[9:7];
+    wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
+    wire [2:0] mtype   = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
+    wire [2:0] aop     = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
     wire is_load   = (opcode == OP_LOAD);
-    wire is_gemm   = (opcode == OP_GEMM);
     wire is_alu    = (opcode == OP_ALU);
     wire is_finish = (opcode == OP_FINISH);
     wire ld_uop    = is_load && (mtype == MT_UOP);
     wire ld_acc    = is_load && (mtype == MT_ACC);
     wire ld_acc8   = is_load && (mtype == MT_ACC8);
 
-    assign q_pop    = (phase == PH_IDLE) && !q_empty;
-    assign l2c_pop  = (phase == PH_POP) && pend_pop_prev && l2c_can_pop;
-    assign s2c_pop  = (phase == PH_POP) && pend_pop_next && s2c_can_pop;
-    wire   pop_ok   = (!pend_pop_prev || l2c_can_pop) && (!pend_pop_next || s2c_can_pop);
-    wire   go       = (phase == PH_POP) && pop_ok;
-    assign c2l_push = (phase == PH_PUSH) && pend_push_prev && c2l_can_push;
-    assign c2s_push = (phase == PH_PUSH) && pend_push_next && c2s_can_push;
-    wire   push_ok  = (!pend_push_prev || c2l_can_push) && (!pend_push_next || c2s_can_push);
-    assign insn_done = (phase == PH_PUSH) && push_ok;
-    assign finish   = insn_done && is_finish;
-
-    wire eng_busy;
-    wire pipe_busy;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            phase          <= PH_IDLE;
-            insn           <= 128'd0;
-            idx            <= 32'd0;
-            pend_pop_prev  <= 1'b0;
-            pend_pop_next  <= 1'b0;
-            pend_push_prev <= 1'b0;
-            pend_push_next <= 1'b0;
-        end else begin
-            case (phase)
-                PH_IDLE: if (!q_empty) begin
-                    insn           <= q_data[127:0];
-                    idx            <= q_data[159:128];
-                    pend_pop_prev  <= q_data[3];
-                    pend_pop_next  <= q_data[4];
-                    pend_push_prev <= q_data[5];
-                    pend_push_next <= q_data[6];
-                    phase          <= PH_POP;
-                end
-                PH_POP: begin
-                    if (l2c_pop) pend_pop_prev <= 1'b0;
-                    if (s2c_pop) pend_pop_next <= 1'b0;
-                    if (pop_ok) phase <= PH_EXEC;
-                end
-                PH_EXEC: if (!eng_busy && !pipe_busy) phase <= PH_PUSH;
-                default: begin
-                    if (c2l_push) pend_push_prev <= 1'b0;
-                    if (c2s_push) pend_push_next <= 1'b0;
-                    if (push_ok) phase <= PH_IDLE;
-                end
-            endcase
-        end
-    end
+    vta_phase #(.HAS_PREV(1), .HAS_NEXT(1)) u_phase (
+        .clk(clk), .rst(rst),
+        .q_empty(q_empty), .q_pop(q_pop), .q_data(q_data),
+        .prev_can_pop(l2c_can_pop), .prev_pop(l2c_pop), .next_can_pop(s2c_can_pop), .next_pop(s2c_pop),
+        .prev_can_push(c2l_can_push), .prev_push(c2l_push), .next_can_push(c2s_can_push), .next_push(c2s_push),
+        .go(go), .exec_busy(eng_busy || pipe_busy), .insn(insn), .exec(exec),
+        .status_sub(is_alu ? aop : mtype), .busy(busy), .stall(stall), .insn_done(insn_done),
+        .status(ph_status), .insn_idx(insn_idx)
+    );
+    assign finish = insn_done && is_finish;
 
     // ---------------------------------------------------------------------
     // LOAD of UOP / ACC / ACC_8BIT
@@ -201,10 +128,13 @@ module vta_compute #(
         .clk(clk), .rst(rst), .start(go && ld_any),
         .base(ld_uop ? uop_base : acc_base),
         .lesz(ld_uop ? LESZ_UOP : (ld_acc ? LESZ_ACC : LESZ_ACC8)),
-        .sram_base(insn[25:10]), .dram_base(insn[57:26]),
-        .y_size(insn[79:64]), .x_size(insn[95:80]), .x_stride(insn[111:96]),
-        .y_pad_0(insn[115:112]), .y_pad_1(insn[119:116]),
-        .x_pad_0(insn[123:120]), .x_pad_1(insn[127:124]),
+        .sram_base(insn[ISA_MEM_SRAM_BASE +: ISA_MEM_SRAM_BASE_W]),
+        .dram_base(insn[ISA_MEM_DRAM_BASE +: ISA_MEM_DRAM_BASE_W]),
+        .y_size(insn[ISA_MEM_Y_SIZE +: ISA_MEM_Y_SIZE_W]),
+        .x_size(insn[ISA_MEM_X_SIZE +: ISA_MEM_X_SIZE_W]),
+        .x_stride(insn[ISA_MEM_X_STRIDE +: ISA_MEM_X_STRIDE_W]),
+        .y_pad_0(insn[ISA_MEM_Y_PAD_0 +: ISA_MEM_Y_PAD_0_W]), .y_pad_1(insn[ISA_MEM_Y_PAD_1 +: ISA_MEM_Y_PAD_1_W]),
+        .x_pad_0(insn[ISA_MEM_X_PAD_0 +: ISA_MEM_X_PAD_0_W]), .x_pad_1(insn[ISA_MEM_X_PAD_1 +: ISA_MEM_X_PAD_1_W]),
         .ar_valid(ar_valid), .ar_ready(ar_ready), .ar_addr(ar_addr), .ar_len(ar_len),
         .r_valid(r_valid), .r_ready(r_ready), .r_data(r_data),
         .we(e_we), .waddr(e_waddr), .wdata(e_wdata), .busy(eng_busy)
@@ -219,216 +149,58 @@ module vta_compute #(
     end
 
     // ---------------------------------------------------------------------
-    // GEMM / ALU loop generator (stage A)
-    wire [LU-1:0] f_ubgn = insn[P_UBGN +: LU];
-    wire [LU:0]   f_uend = insn[P_UEND +: LU + 1];
-    wire [13:0]   f_iout = insn[P_IOUT +: 14];
-    wire [13:0]   f_iin  = insn[P_IIN +: 14];
-    wire [LA-1:0] f_dfo  = insn[P_DFO +: LA];
-    wire [LA-1:0] f_dfi  = insn[P_DFI +: LA];
-    wire [LS-1:0] f_sfo  = is_alu ? {{(LS-LA){1'b0}}, insn[P_SFO_A +: LA]} : {{(LS-LI){1'b0}}, insn[P_SFO_G +: LI]};
-    wire [LS-1:0] f_sfi  = is_alu ? {{(LS-LA){1'b0}}, insn[P_SFI_A +: LA]} : {{(LS-LI){1'b0}}, insn[P_SFI_G +: LI]};
-    wire [LW-1:0] f_wfo  = insn[P_WFO +: LW];
-    wire [LW-1:0] f_wfi  = insn[P_WFI +: LW];
-    wire          f_rst  = insn[P_RST];
-    wire [2:0]    f_aop  = insn[P_AOP +: 3];
-    wire          f_uimm = insn[P_UIMM];
-    wire [15:0]   f_imm  = insn[P_IMM +: 16];
+    // GEMM / ALU pipeline and the buffers it reads
+    wire                uop_re;
+    wire [LU-1:0]       uop_raddr;
+    wire [31:0]         uop_rdata;
+    wire                acc_dst_re, acc_src_re;
+    wire [LA-1:0]       acc_dst_raddr, acc_src_raddr;
+    wire [ACC_BITS-1:0] acc_dst_q;
+    wire [ACC_BITS-1:0] acc_src_q;
+    wire                wb_valid;
+    wire [LA-1:0]       wb_addr;
+    wire [ACC_BITS-1:0] wb_data;
 
-    wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
-    wire [LU:0] uend_m1 = f_uend - 1'b1;
+    vta_gemm_alu #(.LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH),
+                   .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK),
+                   .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
+                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)) u_pipe (
+        .clk(clk), .rst(rst), .start(go), .insn(insn),
+        .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(uop_rdata),
+        .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp_rdata),
+        .wgt_re(wgt_re), .wgt_raddr(wgt_raddr), .wgt_rdata(wgt_rdata),
+        .acc_dst_re(acc_dst_re), .acc_dst_raddr(acc_dst_raddr), .acc_dst_rdata(acc_dst_q),
+        .acc_src_re(acc_src_re), .acc_src_raddr(acc_src_raddr), .acc_src_rdata(acc_src_q),
+        .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data),
+        .busy(pipe_busy), .gemm_uop(gemm_uop), .alu_uop(alu_uop)
+    );
 
-    reg          lg_act;
-    reg [LU-1:0] k;
-    reg [13:0]   ii;
-    reg [13:0]   oo;
-    reg [LA-1:0] d_o, d_c;
-    reg [LS-1:0] s_o, s_c;
-    reg [LW-1:0] w_o, w_c;
-
-    wire k_wrap = ({1'b0, k} == uend_m1);
-    wire i_wrap = (ii == f_iin - 14'd1);
-    wire o_wrap = (oo == f_iout - 14'd1);
-
-    always @(posedge clk) begin
-        if (rst) begin
-            lg_act <= 1'b0;
-            k <= {LU{1'b0}}; ii <= 14'd0; oo <= 14'd0;
-            d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
-            s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
-            w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
-        end else if (go) begin
-            lg_act <= (is_gemm || is_alu) && loop_nonempty;
-            k <= f_ubgn; ii <= 14'd0; oo <= 14'd0;
-            d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
-            s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
-            w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
-        end else if (lg_act) begin
-            if (!k_wrap) begin
-                k <= k + 1'b1;
-            end else begin
-                k <= f_ubgn;
-                if (!i_wrap) begin
-                    ii  <= ii + 14'd1;
-                    d_c <= d_c + f_dfi;
-                    s_c <= s_c + f_sfi;
-                    w_c <= w_c + f_wfi;
-                end else begin
-                    ii  <= 14'd0;
-                    oo  <= oo + 14'd1;
-                    d_o <= d_o + f_dfo;  d_c <= d_o + f_dfo;
-                    s_o <= s_o + f_sfo;  s_c <= s_o + f_sfo;
-                    w_o <= w_o + f_wfo;  w_c <= w_o + f_wfo;
-                    if (o_wrap) lg_act <= 1'b0;
-                end
-            end
-        end
-    end
-
-    // ---------------------------------------------------------------------
     // micro-op buffer
-    wire [31:0] uop_rdata;
     vta_ram #(.WIDTH(32), .LOG_DEPTH(LU)) u_uop (
         .clk(clk), .rst(rst), .clr(clr),
         .we(e_we && ld_uop), .waddr(e_waddr[LU-1:0]), .wdata(e_wdata[31:0]),
-        .re(lg_act), .raddr(k), .rdata(uop_rdata)
+        .re(uop_re), .raddr(uop_raddr), .rdata(uop_rdata)
     );
 
-    // stage B: index arithmetic, SRAM reads
-    reg          vb;
-    reg [LA-1:0] b_d;
-    reg [LS-1:0] b_s;
-    reg [LW-1:0] b_w;
-    always @(posedge clk) begin
-        if (rst) begin
-            vb <= 1'b0; b_d <= {LA{1'b0}}; b_s <= {LS{1'b0}}; b_w <= {LW{1'b0}};
-        end else begin
-            vb  <= lg_act;
-            b_d <= d_c;
-            b_s <= s_c;
-            b_w <= w_c;
-        end
-    end
-
-    wire [LS-1:0] u_src  = uop_rdata[U_SRC +: LS];
-    wire [LA-1:0] a_dst  = uop_rdata[U_DST +: LA] + b_d;
-    wire [LS-1:0] a_src  = u_src + b_s;
-    wire [LW-1:0] a_wgt  = uop_rdata[U_WGT +: LW] + b_w;
-
-    assign inp_re    = vb && is_gemm;
-    assign inp_raddr = a_src[LI-1:0];
-    assign wgt_re    = vb && is_gemm;
-    assign wgt_raddr = a_wgt;
-
     // accumulator buffer: two copies, written together, one per read port
-    reg                 vc;
-    reg [LA-1:0]        c_d;
-    reg [LA-1:0]        c_s;
     wire                acc_we;
     wire [LA-1:0]       acc_waddr;
     wire [ACC_BITS-1:0] acc_wdata;
-    wire [ACC_BITS-1:0] acc_dst_q;
-    wire [ACC_BITS-1:0] acc_src_q;
 
     vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_dst (
         .clk(clk), .rst(rst), .clr(clr), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
-        .re(vb), .raddr(a_dst), .rdata(acc_dst_q)
+        .re(acc_dst_re), .raddr(acc_dst_raddr), .rdata(acc_dst_q)
     );
     vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_src (
         .clk(clk), .rst(rst), .clr(clr), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
-        .re(vb && is_alu), .raddr(a_src[LA-1:0]), .rdata(acc_src_q)
+        .re(acc_src_re), .raddr(acc_src_raddr), .rdata(acc_src_q)
     );
-
-    always @(posedge clk) begin
-        if (rst) begin
-            vc <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
-        end else begin
-            vc  <= vb;
-            c_d <= a_dst;
-            c_s <= a_src[LA-1:0];
-        end
-    end
-
-    // stage C: forwarding, MAC / ALU, write back
-    reg                 fw_v;
-    reg [LA-1:0]        fw_a;
-    reg [ACC_BITS-1:0]  fw_d;
-    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_dst_q;
-    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_src_q;
-
-    function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
-        sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
-    endfunction
-    function [ACC_W-1:0] sx_wgt(input [WGT_W-1:0] v);
-        sx_wgt = {{(ACC_W-WGT_W){v[WGT_W-1]}}, v};
-    endfunction
-
-    // GEMM: ACC[b][j] += sum_k INP[b][k] * WGT[j][k]
-    reg [ACC_BITS-1:0] gemm_res;
-    reg [ACC_W-1:0]    dot;
-    integer gl, gk;
-    always @* begin
-        for (gl = 0; gl < LANES; gl = gl + 1) begin
-            dot = {ACC_W{1'b0}};
-            for (gk = 0; gk < BLOCK; gk = gk + 1)
-                dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
-                          * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
-            gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
-        end
-    end
-
-    // ALU, per lane
-    localparam [ACC_W-1:0] ACC_W_C = ACC_W;
-    function [ACC_W-1:0] alu_lane(input [2:0] op, input [ACC_W-1:0] a, input [ACC_W-1:0] b);
-        reg [ACC_W-1:0] nb;
-        reg [ACC_W-1:0] sra;
-        begin
-            nb  = {ACC_W{1'b0}} - b;
-            // own statement: inside ?: with unsigned operands >>> would turn logical
-            sra = $signed(a) >>> b[LOG_ACC_WIDTH-1:0];
-            case (op)
-                ALU_MIN: alu_lane = ($signed(a) < $signed(b)) ? a : b;
-                ALU_MAX: alu_lane = ($signed(a) > $signed(b)) ? a : b;
-                ALU_ADD: alu_lane = a + b;
-                ALU_SHR: begin
-                    if (!b[ACC_W-1])
-                        alu_lane = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}}
-                                                  : sra;
-                    else
-                        alu_lane = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
-                end
-                ALU_MUL: alu_lane = a * b;
-                default: alu_lane = a;
-            endcase
-        end
-    endfunction
-
-    wire [ACC_W-1:0] imm_ext = {{(ACC_W-16){f_imm[15]}}, f_imm};
-    reg [ACC_BITS-1:0] alu_res;
-    integer al;
-    always @* begin
-        for (al = 0; al < LANES; al = al + 1)
-            alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
-                                                  f_uimm ? imm_ext : src_v[al*ACC_W +: ACC_W]);
-    end
-
-    wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
-
-    always @(posedge clk) begin
-        if (rst) begin
-            fw_v <= 1'b0; fw_a <= {LA{1'b0}}; fw_d <= {ACC_BITS{1'b0}};
-        end else begin
-            fw_v <= vc;
-            fw_a <= c_d;
-            fw_d <= c_res;
-        end
-    end
 
     // accumulator / OUT write mux: LOAD engine or stage C (never both)
     wire ld_acc_we = e_we && (ld_acc || ld_acc8);
-    assign acc_we    = ld_acc_we || vc;
-    assign acc_waddr = vc ? c_d : e_waddr[LA-1:0];
-    assign acc_wdata = vc ? c_res : (ld_acc8 ? acc8_ext : e_wdata);
+    assign acc_we    = ld_acc_we || wb_valid;
+    assign acc_waddr = wb_valid ? wb_addr : e_waddr[LA-1:0];
+    assign acc_wdata = wb_valid ? wb_data : (ld_acc8 ? acc8_ext : e_wdata);
 
     reg [OUT_BITS-1:0] out_lo;
     integer ol;
@@ -440,25 +212,13 @@ module vta_compute #(
     assign out_waddr = acc_waddr;
     assign out_wdata = out_lo;
 
-    assign pipe_busy = lg_act || vb || vc;
-    assign gemm_uop  = vc && is_gemm;
-    assign alu_uop   = vc && is_alu;
-
     // ---------------------------------------------------------------------
     // status
-    assign busy  = (phase != PH_IDLE);
-    assign stall = ((phase == PH_POP) && !pop_ok) || ((phase == PH_PUSH) && !push_ok);
-    assign insn_idx = idx;
     // [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type (LOAD) or ALU
     // opcode, [10] waiting for L2C, [11] waiting for S2C, [12] waiting for room
     // in C2L, [13] waiting for room in C2S, [14] executing
-    assign status = {17'd0, (phase == PH_EXEC) && (eng_busy || pipe_busy),
-                     (phase == PH_PUSH) && pend_push_next && !c2s_can_push,
-                     (phase == PH_PUSH) && pend_push_prev && !c2l_can_push,
-                     (phase == PH_POP) && pend_pop_next && !s2c_can_pop,
-                     (phase == PH_POP) && pend_pop_prev && !l2c_can_pop,
-                     is_alu ? f_aop : mtype, opcode, 1'b0, phase, busy};
+    assign status = {17'd0, ph_status};
 
-    wire unused_compute = &{1'b0, e_waddr, e_wdata, a_src, u_src, uop_rdata};
+    wire unused_compute = &{1'b0, e_waddr, e_wdata, insn, exec};
 endmodule
 `default_nettype wire

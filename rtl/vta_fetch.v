@@ -36,6 +36,7 @@ module vta_fetch #(
     output wire [31:0]           dispatched,
     output wire [31:0]           status
 );
+`include "vta_isa.vh"
     localparam integer BURST      = 16;           // beats per fetch burst
     localparam integer FIFO_BEATS = 2 * BURST;
     localparam [31:0]  BURST32    = BURST;
@@ -93,8 +94,8 @@ module vta_fetch #(
     );
 
     // ---- dispatch ----
-    wire [2:0] op = i_data[2:0];
-    wire [2:0] mt = i_data[9:7];
+    wire [2:0] op = i_data[ISA_OPCODE +: ISA_OPCODE_W];
+    wire [2:0] mt = i_data[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
     wire to_ld = (op == OP_LOAD) && ((mt == MT_INP) || (mt == MT_WGT));
     wire to_st = (op == OP_STORE);
     wire to_cp = !to_ld && !to_st;

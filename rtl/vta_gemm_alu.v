@@ -1,0 +1,282 @@
+`default_nettype none
+// GEMM / ALU micro-op pipeline of the compute module (spec section 3), one
+// micro-op per cycle:
+//   A: loop counters (o, i, k) -> UOP SRAM read
+//   B: index arithmetic -> INP, WGT, ACC[dst], ACC[src] SRAM reads
+//   C: multiply-accumulate / tensor ALU -> ACC (and OUT) write-back
+// A micro-op in C whose accumulator was written by the micro-op just ahead of
+// it (the only write its SRAM read could have missed) takes the value from a
+// forwarding register, so micro-ops behave strictly in loop order.
+// The SRAMs are the compute module's; this module drives their read ports and
+// the write-back. insn is held by the phase machine for the whole instruction;
+// start (its go) begins a GEMM or ALU (other opcodes leave the pipeline idle).
+module vta_gemm_alu #(
+    parameter integer LOG_INP_WIDTH = 3,
+    parameter integer LOG_WGT_WIDTH = 3,
+    parameter integer LOG_ACC_WIDTH = 5,
+    parameter integer LOG_BATCH     = 0,
+    parameter integer LOG_BLOCK     = 4,
+    parameter integer LOG_UOP_DEPTH = 13,
+    parameter integer LOG_INP_DEPTH = 11,
+    parameter integer LOG_WGT_DEPTH = 10,
+    parameter integer LOG_ACC_DEPTH = 11
+) (
+    input  wire                       clk,
+    input  wire                       rst,
+    input  wire                       start,
+    input  wire [127:0]               insn,
+    // micro-op buffer read port
+    output wire                       uop_re,
+    output wire [LOG_UOP_DEPTH-1:0]   uop_raddr,
+    input  wire [31:0]                uop_rdata,
+    // INP / WGT read ports
+    output wire                       inp_re,
+    output wire [LOG_INP_DEPTH-1:0]   inp_raddr,
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_INP_WIDTH))-1:0] inp_rdata,
+    output wire                       wgt_re,
+    output wire [LOG_WGT_DEPTH-1:0]   wgt_raddr,
+    input  wire [(1<<(2*LOG_BLOCK+LOG_WGT_WIDTH))-1:0] wgt_rdata,
+    // accumulator read ports (the dst and src copies) and write-back
+    output wire                       acc_dst_re,
+    output wire [LOG_ACC_DEPTH-1:0]   acc_dst_raddr,
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] acc_dst_rdata,
+    output wire                       acc_src_re,
+    output wire [LOG_ACC_DEPTH-1:0]   acc_src_raddr,
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] acc_src_rdata,
+    output wire                       wb_valid,
+    output wire [LOG_ACC_DEPTH-1:0]   wb_addr,
+    output wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] wb_data,
+    // events
+    output wire                       busy,
+    output wire                       gemm_uop,
+    output wire                       alu_uop
+);
+`define VTA_ISA_LOOP_FIELDS
+`include "vta_isa.vh"
+    // ---------------------------------------------------------------------
+    // derived sizes
+    localparam integer INP_W = 1 << LOG_INP_WIDTH;
+    localparam integer WGT_W = 1 << LOG_WGT_WIDTH;
+    localparam integer ACC_W = 1 << LOG_ACC_WIDTH;
+    localparam integer BATCH = 1 << LOG_BATCH;
+    localparam integer BLOCK = 1 << LOG_BLOCK;
+    localparam integer LANES = BATCH * BLOCK;
+    localparam integer ACC_BITS = LANES * ACC_W;
+    localparam integer LU = LOG_UOP_DEPTH;
+    localparam integer LI = LOG_INP_DEPTH;
+    localparam integer LW = LOG_WGT_DEPTH;
+    localparam integer LA = LOG_ACC_DEPTH;
+    localparam integer LS = ISA_UOP_SRC_IDX_W;   // uop src_idx width: max(LA, LI)
+
+    localparam [2:0] OP_GEMM = 3'd2, OP_ALU = 3'd4;
+    localparam [2:0] ALU_MIN = 3'd0, ALU_MAX = 3'd1, ALU_ADD = 3'd2, ALU_SHR = 3'd3, ALU_MUL = 3'd4;
+
+    wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
+    wire is_gemm   = (opcode == OP_GEMM);
+    wire is_alu    = (opcode == OP_ALU);
+
+    // ---------------------------------------------------------------------
+    // stage A: loop generator. The loop fields up to dst_factor_in have the
+    // same positions in GEMM and ALU (models/isa.py: _LOOP_FIELDS), so they are
+    // read with the GEMM names for both.
+    wire [LU-1:0] f_ubgn = insn[ISA_GEMM_UOP_BGN +: ISA_GEMM_UOP_BGN_W];
+    wire [LU:0]   f_uend = insn[ISA_GEMM_UOP_END +: ISA_GEMM_UOP_END_W];
+    wire [13:0]   f_iout = insn[ISA_GEMM_ITER_OUT +: ISA_GEMM_ITER_OUT_W];
+    wire [13:0]   f_iin  = insn[ISA_GEMM_ITER_IN +: ISA_GEMM_ITER_IN_W];
+    wire [LA-1:0] f_dfo  = insn[ISA_GEMM_DST_FACTOR_OUT +: ISA_GEMM_DST_FACTOR_OUT_W];
+    wire [LA-1:0] f_dfi  = insn[ISA_GEMM_DST_FACTOR_IN +: ISA_GEMM_DST_FACTOR_IN_W];
+    wire [LS-1:0] f_sfo  = is_alu ? {{(LS-LA){1'b0}}, insn[ISA_ALU_SRC_FACTOR_OUT +: ISA_ALU_SRC_FACTOR_OUT_W]}
+                                  : {{(LS-LI){1'b0}}, insn[ISA_GEMM_SRC_FACTOR_OUT +: ISA_GEMM_SRC_FACTOR_OUT_W]};
+    wire [LS-1:0] f_sfi  = is_alu ? {{(LS-LA){1'b0}}, insn[ISA_ALU_SRC_FACTOR_IN +: ISA_ALU_SRC_FACTOR_IN_W]}
+                                  : {{(LS-LI){1'b0}}, insn[ISA_GEMM_SRC_FACTOR_IN +: ISA_GEMM_SRC_FACTOR_IN_W]};
+    wire [LW-1:0] f_wfo  = insn[ISA_GEMM_WGT_FACTOR_OUT +: ISA_GEMM_WGT_FACTOR_OUT_W];
+    wire [LW-1:0] f_wfi  = insn[ISA_GEMM_WGT_FACTOR_IN +: ISA_GEMM_WGT_FACTOR_IN_W];
+    wire          f_rst  = insn[ISA_GEMM_RESET_REG];
+    wire [2:0]    f_aop  = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
+    wire          f_uimm = insn[ISA_ALU_USE_IMM];
+    wire [15:0]   f_imm  = insn[ISA_ALU_IMM +: ISA_ALU_IMM_W];
+
+    wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
+    wire [LU:0] uend_m1 = f_uend - 1'b1;
+
+    reg          lg_act;
+    reg [LU-1:0] k;
+    reg [13:0]   ii;
+    reg [13:0]   oo;
+    reg [LA-1:0] d_o, d_c;
+    reg [LS-1:0] s_o, s_c;
+    reg [LW-1:0] w_o, w_c;
+
+    wire k_wrap = ({1'b0, k} == uend_m1);
+    wire i_wrap = (ii == f_iin - 14'd1);
+    wire o_wrap = (oo == f_iout - 14'd1);
+
+    always @(posedge clk) begin
+        if (rst) begin
+            lg_act <= 1'b0;
+            k <= {LU{1'b0}}; ii <= 14'd0; oo <= 14'd0;
+            d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
+            s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
+            w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
+        end else if (start) begin
+            lg_act <= (is_gemm || is_alu) && loop_nonempty;
+            k <= f_ubgn; ii <= 14'd0; oo <= 14'd0;
+            d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
+            s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
+            w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
+        end else if (lg_act) begin
+            if (!k_wrap) begin
+                k <= k + 1'b1;
+            end else begin
+                k <= f_ubgn;
+                if (!i_wrap) begin
+                    ii  <= ii + 14'd1;
+                    d_c <= d_c + f_dfi;
+                    s_c <= s_c + f_sfi;
+                    w_c <= w_c + f_wfi;
+                end else begin
+                    ii  <= 14'd0;
+                    oo  <= oo + 14'd1;
+                    d_o <= d_o + f_dfo;  d_c <= d_o + f_dfo;
+                    s_o <= s_o + f_sfo;  s_c <= s_o + f_sfo;
+                    w_o <= w_o + f_wfo;  w_c <= w_o + f_wfo;
+                    if (o_wrap) lg_act <= 1'b0;
+                end
+            end
+        end
+    end
+
+    assign uop_re    = lg_act;
+    assign uop_raddr = k;
+
+    // ---------------------------------------------------------------------
+    // stage B: index arithmetic, SRAM reads
+    reg          vb;
+    reg [LA-1:0] b_d;
+    reg [LS-1:0] b_s;
+    reg [LW-1:0] b_w;
+    always @(posedge clk) begin
+        if (rst) begin
+            vb <= 1'b0; b_d <= {LA{1'b0}}; b_s <= {LS{1'b0}}; b_w <= {LW{1'b0}};
+        end else begin
+            vb  <= lg_act;
+            b_d <= d_c;
+            b_s <= s_c;
+            b_w <= w_c;
+        end
+    end
+
+    wire [LS-1:0] u_src  = uop_rdata[ISA_UOP_SRC_IDX +: ISA_UOP_SRC_IDX_W];
+    wire [LA-1:0] a_dst  = uop_rdata[ISA_UOP_DST_IDX +: ISA_UOP_DST_IDX_W] + b_d;
+    wire [LS-1:0] a_src  = u_src + b_s;
+    wire [LW-1:0] a_wgt  = uop_rdata[ISA_UOP_WGT_IDX +: ISA_UOP_WGT_IDX_W] + b_w;
+
+    assign inp_re        = vb && is_gemm;
+    assign inp_raddr     = a_src[LI-1:0];
+    assign wgt_re        = vb && is_gemm;
+    assign wgt_raddr     = a_wgt;
+    assign acc_dst_re    = vb;
+    assign acc_dst_raddr = a_dst;
+    assign acc_src_re    = vb && is_alu;
+    assign acc_src_raddr = a_src[LA-1:0];
+
+    reg          vc;
+    reg [LA-1:0] c_d;
+    reg [LA-1:0] c_s;
+    always @(posedge clk) begin
+        if (rst) begin
+            vc <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
+        end else begin
+            vc  <= vb;
+            c_d <= a_dst;
+            c_s <= a_src[LA-1:0];
+        end
+    end
+
+    // ---------------------------------------------------------------------
+    // stage C: forwarding, MAC / ALU, write-back
+    reg                 fw_v;
+    reg [LA-1:0]        fw_a;
+    reg [ACC_BITS-1:0]  fw_d;
+    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_dst_rdata;
+    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_src_rdata;
+
+    function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
+        sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
+    endfunction
+    function [ACC_W-1:0] sx_wgt(input [WGT_W-1:0] v);
+        sx_wgt = {{(ACC_W-WGT_W){v[WGT_W-1]}}, v};
+    endfunction
+
+    // GEMM: ACC[b][j] += sum_k INP[b][k] * WGT[j][k]
+    reg [ACC_BITS-1:0] gemm_res;
+    reg [ACC_W-1:0]    dot;
+    integer gl, gk;
+    always @* begin
+        for (gl = 0; gl < LANES; gl = gl + 1) begin
+            dot = {ACC_W{1'b0}};
+            for (gk = 0; gk < BLOCK; gk = gk + 1)
+                dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
+                          * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
+            gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
+        end
+    end
+
+    // ALU, per lane
+    localparam [ACC_W-1:0] ACC_W_C = ACC_W;
+    function [ACC_W-1:0] alu_lane(input [2:0] op, input [ACC_W-1:0] a, input [ACC_W-1:0] b);
+        reg [ACC_W-1:0] nb;
+        reg [ACC_W-1:0] sra;
+        begin
+            nb  = {ACC_W{1'b0}} - b;
+            // own statement: inside ?: with unsigned operands >>> would turn logical
+            sra = $signed(a) >>> b[LOG_ACC_WIDTH-1:0];
+            case (op)
+                ALU_MIN: alu_lane = ($signed(a) < $signed(b)) ? a : b;
+                ALU_MAX: alu_lane = ($signed(a) > $signed(b)) ? a : b;
+                ALU_ADD: alu_lane = a + b;
+                ALU_SHR: begin
+                    if (!b[ACC_W-1])
+                        alu_lane = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}}
+                                                  : sra;
+                    else
+                        alu_lane = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
+                end
+                ALU_MUL: alu_lane = a * b;
+                default: alu_lane = a;
+            endcase
+        end
+    endfunction
+
+    wire [ACC_W-1:0] imm_ext = {{(ACC_W-16){f_imm[15]}}, f_imm};
+    reg [ACC_BITS-1:0] alu_res;
+    integer al;
+    always @* begin
+        for (al = 0; al < LANES; al = al + 1)
+            alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
+                                                  f_uimm ? imm_ext : src_v[al*ACC_W +: ACC_W]);
+    end
+
+    wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
+
+    always @(posedge clk) begin
+        if (rst) begin
+            fw_v <= 1'b0; fw_a <= {LA{1'b0}}; fw_d <= {ACC_BITS{1'b0}};
+        end else begin
+            fw_v <= vc;
+            fw_a <= c_d;
+            fw_d <= c_res;
+        end
+    end
+
+    assign wb_valid = vc;
+    assign wb_addr  = c_d;
+    assign wb_data  = c_res;
+
+    assign busy     = lg_act || vb || vc;
+    assign gemm_uop = vc && is_gemm;
+    assign alu_uop  = vc && is_alu;
+
+    wire unused_gemm_alu = &{1'b0, insn, a_src, u_src, uop_rdata};
+endmodule
+`default_nettype wire
