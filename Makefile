@@ -65,7 +65,7 @@ test: sysdeps $(STAMP)
 
 lint: sysdeps $(STAMP)
 	verilator --lint-only -Wall -Irtl rtl/*.v
-	@out=$$(iverilog -g2012 -Wall -o /dev/null -s vta_top rtl/*.v 2>&1); \
+	@out=$$(iverilog -g2012 -Wall -I rtl -o /dev/null -s vta_top rtl/*.v 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "iverilog -g2012 -Wall: clean"
 	ruff check models tb vectors
 	mypy models tb vectors
