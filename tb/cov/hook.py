@@ -22,7 +22,7 @@ from pyuvm import ConfigDB, uvm_subscriber
 from models.config import VtaConfig, load_config
 from models.isa import Opcode
 from tb.cov import data
-from tb.cov.build import coverage_dir
+from tb.cov.coverage_switch import coverage_dir
 from tb.cov.model import CovModel
 from tb.cov.points import CHANNELS, CycleSample
 from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent

@@ -81,7 +81,7 @@ CASES = [
     Case("testbench: bad argument", "junit-dir-missing", run("--junit", "{tmp}/no/such/dir/r.xml"),
          r"^error: --junit .*/no/such/dir/r.xml: its directory does not exist$"),
     Case("testbench: bad argument", "cov-count-zero",
-         ("python", "-m", "tb.cov.run", "--count", "0"), r"argument --count: 0 must be 1 or more"),
+         ("python", "-m", "tb.cov.regression", "--count", "0"), r"argument --count: 0 must be 1 or more"),
     Case("testbench: bad argument", "bench-seed-negative",
          ("python", "-m", "tb.uvm.bench", "--seed", "-4"), r"argument --seed: -4 is negative"),
     Case("testbench: bad argument", "bench-rtl-sim-unknown",

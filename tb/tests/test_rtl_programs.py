@@ -1,4 +1,4 @@
-"""RTL runs of the programs in tb/programs.py through the pyuvm testbench (tb/uvm/api.py):
+"""RTL runs of the programs in tb/sweep_programs.py through the pyuvm testbench (tb/uvm/api.py):
 a configuration and alignment sweep with and without backpressure (expectations from the
 golden model), and the functional check of the performance programs and counters."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from models.config import VtaConfig, load_config
 from models.vector import save_vector
-from tb import programs as P
+from tb import sweep_programs as P
 from tb.bench_rtl import run_programs
 from tb.tests.test_lint import EXTRA_CONFIGS
 from tb.uvm.api import explain, program_jobs, run_jobs

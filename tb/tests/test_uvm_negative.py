@@ -7,8 +7,8 @@ import pytest
 
 from tb.uvm.jobs import Job
 from tb.uvm.pytest_support import SIMS, run
-from tb.uvm.report import summary_table
 from tb.uvm.run import negative_jobs
+from tb.uvm.summary import summary_table
 
 #: job -> (failure kind that must come first, substrings its message must hold)
 EXPECTED = {

@@ -14,7 +14,7 @@ from pyuvm import ConfigDB, uvm_sequence
 
 from models.config import VtaConfig
 from models.vector import Vector
-from tb.programs import mixed
+from tb.sweep_programs import mixed
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
@@ -39,7 +39,7 @@ UNMAPPED = (FIRST_UNMAPPED, 0xA8, 0xFC, 0x100, 0x400, 0x1000, 0x4008, 0x8000, 0x
 #: Read-only counters that hold 0 until a program runs (rtl/README.md).
 ZERO_BEFORE_LAUNCH = tuple(COUNTERS[n] for n in ("GEMM_UOPS", "WR_BYTES", "DISPATCHED",
                                                   "GEMM_EXEC", "STORE_EXEC"))
-#: Seed of tb/programs.py's mixed program that the launch flow runs.
+#: Seed of tb/sweep_programs.py's mixed program that the launch flow runs.
 LAUNCH_PROGRAM_SEED = 2
 #: Cycles between the launch and the START that must be ignored: long enough that a
 #: restart would show as CYCLES smaller than the time since the launch.
@@ -114,7 +114,7 @@ async def read_reg(env: VtaEnv, offset: int) -> int:
 
 
 class LaunchVseq(uvm_sequence):
-    """Launch semantics of rtl/README.md on tb/programs.py's mixed program (profile none).
+    """Launch semantics of rtl/README.md on tb/sweep_programs.py's mixed program (profile none).
 
     CTRL reads RUNNING after START; a second START while the program runs is ignored (no
     restart: CYCLES keeps counting from the first); after DONE CYCLES stops, every

@@ -27,13 +27,13 @@ from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
-from tb.uvm.build import TIMESCALE, TOPLEVEL, BuildError, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random, load_saved_job
+from tb.uvm.negative_programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.profiles import PROFILES
-from tb.uvm.programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.progress import Progress
-from tb.uvm.report import junit_xml, summary_table
+from tb.uvm.simbuild import TIMESCALE, TOPLEVEL, BuildError, build
+from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
 

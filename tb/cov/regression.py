@@ -1,6 +1,6 @@
 """Driver: the regression with coverage on, steered random programs, then the report.
 
-    python -m tb.cov.run [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
+    python -m tb.cov.regression [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
 
 1. The fixed suite on Verilator with coverage builds: every directed vector, the
    closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
@@ -40,7 +40,7 @@ from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, data, report, steer, waivers
-from tb.cov.build import ENV_VAR
+from tb.cov.coverage_switch import ENV_VAR
 from tb.cov.testplan import job_kind
 from tb.runner import ROOT
 from tb.uvm import run as uvm_run
@@ -135,7 +135,7 @@ def point(programs: int, data_dir: Path, fixed: set[Path]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = OneLineParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m tb.cov.regression", description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=positive_int, default=40, help="random programs (default 40)")
     p.add_argument("--batch", type=positive_int, default=10, help="programs between coverage updates")
     p.add_argument("--seed", type=seed_arg, default=1)
