@@ -1,4 +1,8 @@
-"""RTL performance figures of issue 3, measured from the design's own counters.
+"""The RTL's performance figures against their targets, measured from its own counters.
+
+The figures say whether the design keeps its datapath busy: GEMM micro-ops per cycle, bus
+utilisation of LOAD and STORE, and how well a double-buffered program overlaps load and
+compute (rtl/README.md, Performance).
 
 ``python -m tb.bench_rtl [--sim verilator|icarus] [--config NAME]`` runs three programs
 (tb/sweep_programs.py: perf_gemm, perf_load_store, perf_overlap) through the pyuvm testbench
