@@ -135,7 +135,12 @@ def _env(extra: dict[str, str], tmp: Path) -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def _param(case: Case) -> object:
+    """A case as a pytest parameter; the ones that start make are marked ``sim``."""
+    return pytest.param(case, id=case.name, marks=[pytest.mark.sim] if case.argv[0] == "make" else [])
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path) -> None:
     check(case, tmp_path, _env({}, tmp_path))
 

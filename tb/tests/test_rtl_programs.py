@@ -39,6 +39,7 @@ def sweep_vectors(cfg: VtaConfig, root: Path) -> list[Path]:
             save_vector(P.edges(cfg), root / "edges")]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", SIMS)
 @pytest.mark.parametrize("name", SWEEP)
 def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
@@ -52,6 +53,7 @@ def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
     assert all(r["compared_bytes"] > 0 for r in results)
 
 
+@pytest.mark.sim
 def test_performance_programs_and_counters(tmp_path: Path) -> None:
     """The bench programs (tb/bench_rtl.py) compute the right results and the performance
     counters count what the programs hold. The figures themselves are measured by

@@ -2,11 +2,14 @@
 mid-program."""
 from __future__ import annotations
 
+import pytest
+
 from tb.uvm.api import explain
 from tb.uvm.pytest_support import run, sims
 from tb.uvm.run import special_jobs
 
 
+@pytest.mark.sim
 @sims
 def test_register_map_and_launch_flows(sim: str) -> None:
     jobs = (special_jobs("regmap", "small", 1, None) + special_jobs("back2back", "small", 7, "light")

@@ -46,6 +46,7 @@ EXPECTED = {
 ICARUS_ONLY = {"fault-aw-x"}
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", SIMS)
 def test_checkers_fire(sim: str) -> None:
     results = run(sim, negative_jobs(1, sim))
