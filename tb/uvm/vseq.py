@@ -29,7 +29,18 @@ from tb.uvm.faults import fault as fault_of
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
 from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.regs import AXI_STATUS, COUNTERS, CTRL, CYCLES, DONE, ERROR, PROGRESS, RUNNING
+from tb.uvm.regs import (
+    AXI_STATUS,
+    BY_OFFSET,
+    COUNTERS,
+    CTRL,
+    CYCLES,
+    DONE,
+    ERROR,
+    MODULES,
+    PROGRESS,
+    RUNNING,
+)
 from tb.uvm.status import diagnose
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.txn import InsnEvent
@@ -89,11 +100,12 @@ class WatchDoneSeq(RegSeq):
     Every PROGRESS_GAP cycles it also reads the progress counters (regs.PROGRESS): if none
     moved for ``limits.stall`` cycles the DUT has stopped. ``outcome`` says how it ended:
     "done" (``ctrl`` holds CTRL), "bound", "stalled" or "timeout"; "" if ``stop()`` ended it.
-    ``report(cycles, values)`` is called at most every REPORT_EVERY seconds of wall time.
+    ``report(cycles, values)`` (progress counters by name) is called at most every
+    REPORT_EVERY seconds of wall time.
     """
 
     def __init__(self, name: str, clock: Any, now: Callable[[], int], limits: Limits,
-                 stop: Callable[[], bool], report: Callable[[int, tuple[int, ...]], None]) -> None:
+                 stop: Callable[[], bool], report: Callable[[int, dict[str, int]], None]) -> None:
         super().__init__(name)
         self.clock, self.now, self.limits, self.stop, self.report = clock, now, limits, stop, report
         self.ctrl: int | None = None
@@ -102,7 +114,7 @@ class WatchDoneSeq(RegSeq):
 
     async def body(self) -> None:
         launched, t0 = self.now(), time.perf_counter()
-        values: tuple[int, ...] = ()
+        values: dict[str, int] = {}
         next_check, next_report = PROGRESS_GAP, t0 + REPORT_EVERY
         while not self.stop():
             value = (await self.read(CTRL)).data
@@ -117,7 +129,7 @@ class WatchDoneSeq(RegSeq):
                 self.outcome = "timeout"
                 return
             if cycles >= next_check:
-                now_values = tuple([(await self.read(off)).data for off in PROGRESS])
+                now_values = {name: (await self.read(off)).data for name, off in PROGRESS.items()}
                 if now_values != values:
                     values, self.last_change = now_values, cycles
                 elif cycles - self.last_change > self.limits.stall:
@@ -244,11 +256,12 @@ class RunProgramVseq(uvm_sequence):
         limits = Limits(p.bound, p.stall, self.timeout)
         total = len(p.insns)
 
-        def report(cycles: int, values: tuple[int, ...]) -> None:
+        def report(cycles: int, values: dict[str, int]) -> None:
             wall = time.perf_counter() - t0
             rate = cycles / wall if wall else 0
             left = p.expected * SLOWDOWN[self.job.profile] - cycles  # an over-estimate
-            self.verdict.progress(cycles=cycles, dispatched=values[0], completed=sum(values[1:4]),
+            completed = sum(values[f"{m.upper()}_INSNS"] for m in MODULES)
+            self.verdict.progress(cycles=cycles, dispatched=values["DISPATCHED"], completed=completed,
                                   insns=total, wall=round(wall, 1), rate=round(rate),
                                   eta=round(left / rate) if rate and left > 0 else None)
 
@@ -362,8 +375,9 @@ class RunProgramVseq(uvm_sequence):
                               f"was seen on the memory port (AXI_STATUS = {status:#010x})")
             return
         first = events[0]
-        flag_bit = 31 if first.channel == "R" else 30
-        if not status >> flag_bit & 1:
+        flag = BY_OFFSET[AXI_STATUS].field("read_error" if first.channel == "R" else "write_error")
+        flag_bit = flag.lsb
+        if not flag.get(status):
             self.verdict.fail("register", f"CTRL.ERROR is set after {first.describe()}, but "
                               f"AXI_STATUS = {status:#010x} lacks bit {flag_bit} (rtl/README.md)")
             return
