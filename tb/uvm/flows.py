@@ -15,6 +15,7 @@ from pyuvm import ConfigDB, uvm_sequence
 from models.config import VtaConfig
 from models.vector import Vector
 from tb.sweep_programs import mixed
+from tb.uvm.context import JobContext
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job
@@ -28,7 +29,7 @@ from tb.uvm.regs import (
     RUNNING,
     Register,
 )
-from tb.uvm.vseq import Prepared, RunProgramVseq, reset_dut
+from tb.uvm.vseq import RunProgramVseq, reset_dut
 
 #: Registers that store what is written (regs.py: access R/W, not a command register).
 HELD = tuple(r for r in REGISTERS if r.holds_writes)
@@ -184,10 +185,10 @@ class LaunchVseq(uvm_sequence):
         self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
         self.info: dict[str, Any] = {}
 
-    async def started(self, p: Prepared, second_start: bool) -> int | None:
+    async def started(self, ctx: JobContext, second_start: bool) -> int | None:
         """Launch (programming the registers first if ``second_start``); the CTRL value at DONE."""
         run, env = self.run, self.env
-        run.load(p)  # fresh DRAM: a relaunch must write its results again
+        run.start_job(ctx)  # fresh DRAM: a relaunch must write its results again
         if second_start:
             launched = await run.program_and_launch()
         else:
@@ -212,21 +213,21 @@ class LaunchVseq(uvm_sequence):
                             f"{RUNNING:#x} (the program must still be running here)")
         if env.verdict.failures:
             return None
-        return await run.wait_done(p, launched)
+        return await run.wait_done(ctx, launched)
 
-    async def launch(self, p: Prepared, second_start: bool) -> dict[str, Any] | None:
+    async def launch(self, ctx: JobContext, second_start: bool) -> dict[str, Any] | None:
         """One launch checked end to end; its info (cycles, counters), or None on failure."""
-        ctrl = await self.started(p, second_start)
+        ctrl = await self.started(ctx, second_start)
         if ctrl is None or self.env.verdict.failures:
             return None
-        await self.run.check(p, ctrl)
+        await self.run.check(ctx, ctrl)
         return None if self.env.verdict.failures else dict(self.run.info)
 
     async def body(self) -> None:
-        p = self.run.prepare()
+        ctx = self.run.prepare()
         if self.env.verdict.failures:
             return
-        first = await self.launch(p, second_start=True)
+        first = await self.launch(ctx, second_start=True)
         if first is None:
             return
         await ClockCycles(self.env.dut.ap_clk, SETTLE)
@@ -243,7 +244,7 @@ class LaunchVseq(uvm_sequence):
         if sum(completed.values()) != count:
             self.report(f"the modules completed {completed} instructions after DONE, "
                         f"{sum(completed.values())} in all; the program has {count}")
-        second = await self.launch(p, second_start=False)
+        second = await self.launch(ctx, second_start=False)
         if second is None:
             return
         differ = {n: (counters[n], second["counters"][n]) for n in counters
@@ -305,8 +306,7 @@ class ResetMidVseq(uvm_sequence):
         await reset_dut(self.env.dut)
         interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.cfg_name,
                                        **self.run_args)
-        p = interrupted.prepare()
-        interrupted.load(p)
+        interrupted.start_job(interrupted.prepare())
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)

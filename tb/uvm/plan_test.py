@@ -26,7 +26,6 @@ from models.config import load_config
 from models.executor import ProgramError
 from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
-from tb.cov.hook import attach
 from tb.uvm.env import VtaEnv
 from tb.uvm.flows import RegMapVseq, ResetMidVseq
 from tb.uvm.jobs import Job, Plan
@@ -41,7 +40,6 @@ class PlanTest(uvm_test):
     def build_phase(self) -> None:
         self.plan: Plan = ConfigDB().get(self, "", "PLAN")
         self.env = VtaEnv("env", self)
-        attach(self.env)  # coverage collector when VTA_COVERAGE is set
 
     def vector_for(self, job: Job) -> Vector | None:
         cfg = load_config(self.plan.config)

@@ -32,6 +32,7 @@ from tb.uvm.regs import (
 )
 
 if TYPE_CHECKING:
+    from tb.uvm.context import JobContext
     from tb.uvm.env import VtaEnv
 
 #: Everything the diagnosis reads: the status words and the instruction counters.
@@ -89,8 +90,9 @@ def _memory_line(env: "VtaEnv") -> str:
             f"requests not yet served")
 
 
-async def diagnose(env: "VtaEnv", cfg: VtaConfig, insns: list[dict]) -> tuple[str, bool]:
-    """Read the status registers (bounded wait) and decode them; True if the port hung."""
+async def diagnose(env: "VtaEnv", ctx: "JobContext") -> tuple[str, bool]:
+    """Read the status registers (bounded wait) and decode them against the job's program;
+    True if the port hung."""
     seq = ReadRegsSeq("status", ALL)
     task = cocotb.start_soon(seq.start(env.host.seqr))
     await First(task.complete, ClockCycles(env.dut.ap_clk, GRACE))
@@ -99,4 +101,4 @@ async def diagnose(env: "VtaEnv", cfg: VtaConfig, insns: list[dict]) -> tuple[st
         return ("  (status registers unreadable: the control port does not answer)\n"
                 + _memory_line(env), True)
     regs = {off: value for off, (value, _) in seq.values.items()}
-    return decode(regs, cfg, insns) + "\n" + _memory_line(env), False
+    return decode(regs, ctx.cfg, ctx.insns) + "\n" + _memory_line(env), False
