@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from cocotb.triggers import ClockCycles
-from pyuvm import ConfigDB, uvm_sequence
+from pyuvm import uvm_sequence
 
-from models.config import VtaConfig
+from models.config import VtaConfig, load_config
 from models.vector import Vector
 from tb.sweep_programs import mixed
 from tb.uvm.context import JobContext
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
-from tb.uvm.jobs import Job
+from tb.uvm.jobs import Job, Plan
 from tb.uvm.regs import (
     BY_OFFSET,
     CTRL,
@@ -176,12 +176,12 @@ class LaunchVseq(uvm_sequence):
     every counter and, on fresh DRAM, writes the same results with the same counts.
     """
 
-    def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig, cfg_name: str) -> None:
+    def __init__(self, name: str, env: VtaEnv, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
-        self.vector: Vector = mixed(cfg, LAUNCH_PROGRAM_SEED)
+        self.vector: Vector = mixed(load_config(plan.config), LAUNCH_PROGRAM_SEED)
         self.run = RunProgramVseq("launch", env, Job("launch", seed=LAUNCH_PROGRAM_SEED),
-                                  self.vector, cfg_name)
+                                  self.vector, plan)
         self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
         self.info: dict[str, Any] = {}
 
@@ -262,10 +262,11 @@ class RegMapVseq(uvm_sequence):
     """The register map from reset, the launch semantics (:class:`LaunchVseq`), then the
     unmapped offsets once more with the counters non-zero."""
 
-    def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: None, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
-        self.cfg = cfg
+        self.plan = plan
+        self.cfg = load_config(plan.config)
         self.info: dict = {}
 
     async def body(self) -> None:
@@ -273,7 +274,7 @@ class RegMapVseq(uvm_sequence):
         await RegMapSeq("regmap", self.cfg, report).start(self.env.host.seqr)
         if self.env.verdict.failures:
             return
-        launch = LaunchVseq("launch", self.env, self.cfg, ConfigDB().get(None, "", "PLAN").config)
+        launch = LaunchVseq("launch", self.env, self.plan)
         await launch.start()
         self.info = launch.info
         if self.env.verdict.failures:
@@ -288,29 +289,24 @@ class ResetMidVseq(uvm_sequence):
     correct reset clears all of it, so the final run must match the model exactly.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str,
-                 sim: str = "", timeout: float | None = None) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, plan: Plan) -> None:
         super().__init__(name)
-        self.env, self.job, self.vector, self.cfg_name = env, job, vector, cfg_name
-        self.run_args: dict[str, Any] = {"sim": sim, "timeout": timeout}
+        self.env, self.job, self.vector, self.plan = env, job, vector, plan
         self.info: dict = {}
 
     async def body(self) -> None:
-        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
+        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.plan)
         await first.start()
         if self.env.verdict.failures:
             self.info = first.info
             return
         half = max(1, first.info["done_cycles"] // 2)
         await reset_dut(self.env.dut)
-        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
+        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.plan)
         interrupted.start_job(interrupted.prepare())
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)
-        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
+        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.plan)
         await rerun.start()
         self.info = {**rerun.info, "reset_after": half}

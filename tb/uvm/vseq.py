@@ -21,7 +21,7 @@ from tb.uvm.buserr import BusErrorEvent
 from tb.uvm.context import JobContext, Limits
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
-from tb.uvm.jobs import Job
+from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
 from tb.uvm.regs import (
     AXI_STATUS,
@@ -115,15 +115,14 @@ class RunProgramVseq(uvm_sequence):
     the coverage collector.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str,
-                 sim: str = "", timeout: float | None = None) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
         self.job = job
         self.vector = vector
-        self.cfg_name = cfg_name
-        self.sim = sim
-        self.timeout = timeout  # wall seconds the job may take (None: no limit)
+        self.cfg_name = plan.config
+        self.sim = plan.sim
+        self.timeout = plan.timeout  # wall seconds the job may take (None: no limit)
         self.verdict = env.verdict
         self.dut = env.dut
         self.info: dict[str, Any] = {}
