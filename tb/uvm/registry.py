@@ -17,6 +17,8 @@ Sequences and job makers are named "module:attribute" and imported when used, so
 table imports nothing of the testbench. A sequence is constructed as
 ``Sequence(name, env, job, vector, plan)`` (``vector`` is None for a mode without a program);
 a job maker is called as ``make(JobRequest)`` and returns ``[(configuration, Job), ...]``.
+An entry without a job maker gets one job, ``<first kind>-s<seed>-<profile>`` of its mode,
+on FLOW_CONFIG with FLOW_PROFILE unless the request names others.
 """
 from __future__ import annotations
 
@@ -27,6 +29,8 @@ from typing import Any, Callable
 #: The sequence of every job that runs one program (tb/uvm/vseq.py).
 PROGRAM_SEQUENCE = "tb.uvm.vseq:RunProgramVseq"
 GROUPS = ("programs", "flow", "negative")
+FLOW_CONFIG = "small"  # configuration of a flow's jobs unless the request names one
+FLOW_PROFILE = "light"  # profile of a flow's programs unless the request names one
 
 
 @dataclass(frozen=True)
@@ -47,36 +51,42 @@ class Entry:
     name: str  # --test NAME
     mode: str  # Job.mode of its jobs
     sequence: str  # "module:Class" of the virtual sequence a job of this mode runs
-    jobs: str  # "module:function" making its jobs from a JobRequest
     kinds: tuple[str, ...]  # prefixes of its job names: the coverage testplan's job kinds
     group: str  # "programs", "flow" (both in --test all) or "negative"
     launcher: str  # the pytest file that runs it (tb/tests/)
+    jobs: str = ""  # "module:function" making its jobs from a JobRequest ("": one job)
     program: bool = True  # its jobs name a program: a vector, or a random one from the seed
     doc: str = ""
 
     def make_jobs(self, request: JobRequest) -> list[tuple[str, Any]]:
         """The test's jobs as (configuration, Job) pairs."""
-        return _resolve(self.jobs)(request)
+        if self.jobs:
+            return _resolve(self.jobs)(request)
+        job = _resolve("tb.uvm.jobs:Job")
+        profile = request.profile or FLOW_PROFILE
+        return [(request.config or FLOW_CONFIG, job(f"{self.kinds[0]}-s{request.seed}-{profile}",
+                                                    mode=self.mode, seed=request.seed,
+                                                    profile=profile))]
 
     def sequence_class(self) -> Any:
         return _resolve(self.sequence)
 
 
 ENTRIES: tuple[Entry, ...] = (
-    Entry("directed", "program", PROGRAM_SEQUENCE, "tb.uvm.run:directed_jobs", ("vec",), "programs",
-          "tb/tests/test_uvm_directed.py", doc="every vector under vectors/"),
-    Entry("random", "program", PROGRAM_SEQUENCE, "tb.uvm.run:random_test_jobs", ("random",),
-          "programs", "tb/tests/test_uvm_random.py",
+    Entry("directed", "program", PROGRAM_SEQUENCE, ("vec",), "programs", "tb/tests/test_uvm_directed.py",
+          jobs="tb.uvm.run:directed_jobs", doc="every vector under vectors/"),
+    Entry("random", "program", PROGRAM_SEQUENCE, ("random",), "programs", "tb/tests/test_uvm_random.py",
+          jobs="tb.uvm.run:random_test_jobs",
           doc="random programs; configuration and profile drawn from each seed"),
-    Entry("regmap", "regmap", "tb.uvm.flows:RegMapVseq", "tb.uvm.run:regmap_jobs", ("regmap",),
-          "flow", "tb/tests/test_uvm_flows.py", program=False,
+    Entry("regmap", "regmap", "tb.uvm.flows:RegMapVseq", ("regmap",), "flow", "tb/tests/test_uvm_flows.py",
+          jobs="tb.uvm.run:regmap_jobs", program=False,
           doc="register map against tb/uvm/regs.py, then the launch semantics"),
-    Entry("reset", "reset-mid", "tb.uvm.flows:ResetMidVseq", "tb.uvm.run:reset_jobs", ("reset-mid",),
-          "flow", "tb/tests/test_uvm_flows.py", doc="a reset in mid-program, then a clean rerun"),
-    Entry("back2back", "program", PROGRAM_SEQUENCE, "tb.uvm.run:back2back_jobs", ("b2b",), "flow",
-          "tb/tests/test_uvm_flows.py", doc="three programs launched one after the other without reset"),
-    Entry("negative", "program", PROGRAM_SEQUENCE, "tb.uvm.run:negative_test_jobs",
-          ("fault", "deadlock", "no-compare"), "negative", "tb/tests/test_uvm_negative.py",
+    Entry("reset", "reset-mid", "tb.uvm.flows:ResetMidVseq", ("reset-mid",), "flow",
+          "tb/tests/test_uvm_flows.py", doc="a random program reset in mid-program, then a clean rerun"),
+    Entry("back2back", "program", PROGRAM_SEQUENCE, ("b2b",), "flow", "tb/tests/test_uvm_flows.py",
+          jobs="tb.uvm.run:back2back_jobs", doc="three programs launched one after the other without reset"),
+    Entry("negative", "program", PROGRAM_SEQUENCE, ("fault", "deadlock", "no-compare"), "negative",
+          "tb/tests/test_uvm_negative.py", jobs="tb.uvm.run:negative_test_jobs",
           doc="every fault caught by its checker, a deadlock, an empty comparison"),
 )
 

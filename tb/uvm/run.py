@@ -33,7 +33,15 @@ from tb.uvm.jobs import Job, Plan, draw_random, load_saved_job
 from tb.uvm.negative_programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.profiles import PROFILES
 from tb.uvm.progress import Progress
-from tb.uvm.registry import DEFAULT, ENTRIES, JobRequest, for_mode, make_jobs
+from tb.uvm.registry import (
+    DEFAULT,
+    ENTRIES,
+    FLOW_CONFIG,
+    FLOW_PROFILE,
+    JobRequest,
+    for_mode,
+    make_jobs,
+)
 from tb.uvm.simbuild import TIMESCALE, TOPLEVEL, BuildError, build
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
@@ -96,10 +104,6 @@ def random_jobs(seed: int, count: int, config: str | None, profile: str | None) 
 
 
 # --- the job makers of tb/uvm/registry.py: JobRequest -> [(configuration, Job)] -------------
-FLOW_CONFIG = "small"  # configuration of the flows unless --config says otherwise
-FLOW_PROFILE = "light"  # profile of the flows' programs unless --profile says otherwise
-
-
 def directed_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     """Every directed vector under vectors/."""
     return vector_jobs(find_vectors([ROOT / "vectors"]), req.profile, req.seed)
@@ -113,13 +117,6 @@ def random_test_jobs(req: JobRequest) -> list[tuple[str, Job]]:
 def regmap_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     """The register map and launch semantics (its launch program is the flow's own)."""
     return [(req.config or FLOW_CONFIG, Job("regmap", mode="regmap"))]
-
-
-def reset_jobs(req: JobRequest) -> list[tuple[str, Job]]:
-    """A random program reset at half its run time, then rerun."""
-    prof = req.profile or FLOW_PROFILE
-    return [(req.config or FLOW_CONFIG, Job(f"reset-mid-s{req.seed}-{prof}", mode="reset-mid",
-                                            seed=req.seed, profile=prof))]
 
 
 def back2back_jobs(req: JobRequest) -> list[tuple[str, Job]]:
