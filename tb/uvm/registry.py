@@ -24,7 +24,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from tb.uvm.jobs import Job
 
 #: The sequence of every job that runs one program (tb/uvm/vseq.py).
 PROGRAM_SEQUENCE = "tb.uvm.vseq:RunProgramVseq"
@@ -58,7 +61,7 @@ class Entry:
     program: bool = True  # its jobs name a program: a vector, or a random one from the seed
     doc: str = ""
 
-    def make_jobs(self, request: JobRequest) -> list[tuple[str, Any]]:
+    def make_jobs(self, request: JobRequest) -> list[tuple[str, "Job"]]:
         """The test's jobs as (configuration, Job) pairs."""
         if self.jobs:
             return _resolve(self.jobs)(request)
@@ -125,7 +128,7 @@ def job_kinds() -> tuple[str, ...]:
     return tuple(k for e in ENTRIES for k in e.kinds)
 
 
-def make_jobs(name: str, request: JobRequest) -> list[tuple[str, Any]]:
+def make_jobs(name: str, request: JobRequest) -> list[tuple[str, "Job"]]:
     """The jobs of test ``name``."""
     return entry(name).make_jobs(request)
 
