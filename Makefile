@@ -80,7 +80,7 @@ regress: sysdeps $(STAMP)
 		--regress-junit build/regress-$$s.xml; done
 
 coverage: sysdeps $(STAMP)
-	$(PY) -m tb.cov.run $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED)) --jobs $(JOBS) \
+	$(PY) -m tb.cov.regression $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED)) --jobs $(JOBS) \
 		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
 
 bench: sysdeps $(STAMP)

@@ -1,7 +1,7 @@
 """A small assembler for hand-written VTA test programs (spec sections 2-4 and 6).
 
-vectors/build.py describes each directed vector as a short program (and tb/programs.py
-the testbench's own programs); this module turns that
+The directed vectors (vectors/families/) describe each vector as a short program, and so
+do the testbench's own programs (tb/sweep_programs.py); this module turns that
 description into DRAM images (instruction stream, micro-op table, data) and a
 :class:`models.vector.Vector`. It deliberately knows nothing about what the program
 computes: expected bytes are supplied by the caller from independent reference

@@ -1,7 +1,11 @@
-"""RTL performance figures of issue 3, measured from the design's own counters.
+"""The RTL's performance figures against their targets, measured from its own counters.
+
+The figures say whether the design keeps its datapath busy: GEMM micro-ops per cycle, bus
+utilisation of LOAD and STORE, and how well a double-buffered program overlaps load and
+compute (rtl/README.md, Performance).
 
 ``python -m tb.bench_rtl [--sim verilator|icarus] [--config NAME]`` runs three programs
-(tb/programs.py: perf_gemm, perf_load_store, perf_overlap) through the pyuvm testbench
+(tb/sweep_programs.py: perf_gemm, perf_load_store, perf_overlap) through the pyuvm testbench
 (tb/uvm/api.py, profile none: the memory answers as fast as cocotbext-axi's slave goes)
 and prints each figure next to its target. The figures come from the RTL's performance
 registers (rtl/README.md), read by the testbench after DONE, so they count cycles, not
@@ -19,7 +23,7 @@ from models.config import load_config
 from models.isa import Opcode, insns_from_bytes
 from models.spec import MEMORY
 from models.vector import load_vector, save_vector
-from tb import programs as P
+from tb import sweep_programs as P
 from tb.uvm.api import explain, program_jobs, run_jobs
 
 PROGRAMS = ("perf_gemm", "perf_load_store", "perf_overlap")

@@ -1,6 +1,6 @@
 """Paths and environment shared by everything that builds or simulates the RTL.
 
-The testbench's build (tb/uvm/build.py), its runner (tb/uvm/run.py), the coverage tools
+The testbench's build (tb/uvm/simbuild.py), its runner (tb/uvm/run.py), the coverage tools
 (tb/cov/) and the lint tests take the design's sources, the Verilator set-up and the
 configuration hash from here, so that they agree on which files and which simulator.
 

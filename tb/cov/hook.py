@@ -1,34 +1,41 @@
 """Hook-up to the pyuvm testbench: a collector under the environment, on when VTA_COVERAGE is set.
 
-The plan test adds one line after building its environment::
+The environment (tb/uvm/env.py) builds it in its build phase::
 
-    attach(self.env)          # from tb.cov.hook import attach
+    self.coverage = attach(self)          # from tb.cov.hook import attach
 
 With ``VTA_COVERAGE=DIR`` in the environment this creates a :class:`CoverageCollector`
-that subscribes to ``env.coverage_ap`` (bursts, register accesses, executed
-instructions) and listens to the environment's per-edge sampler for handshake stalls
-and module activity, then writes ``DIR/<test>.json`` in the report phase. Without the
-variable it does nothing, so normal runs pay nothing. Verilator's own ``coverage.dat``
-lands in the simulator's working directory, which the JSON records for the driver.
+that subscribes to ``env.coverage_ap`` (bursts, register accesses), is handed every
+program that reached DONE (:meth:`CoverageCollector.program_done`, with the job's
+context: its executed instructions) and listens to the environment's per-edge sampler
+for handshake stalls and module activity, then writes ``DIR/<test>.json`` in the report
+phase. Without the variable it does nothing, so normal runs pay nothing. Verilator's own
+``coverage.dat`` lands in the simulator's working directory, which the JSON records for
+the driver.
 """
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyuvm import ConfigDB, uvm_subscriber
 
-from models.config import VtaConfig, load_config
-from models.isa import Opcode
+from models.asm import disasm_insn
+from models.spec import module_of
 from tb.cov import data
-from tb.cov.build import coverage_dir
+from tb.cov.coverage_switch import coverage_dir
 from tb.cov.model import CovModel
 from tb.cov.points import CHANNELS, CycleSample
+from tb.uvm import regs
 from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
 
+if TYPE_CHECKING:
+    from tb.uvm.context import JobContext
+
 MODULE_SIGNALS = (("l_busy", "l_status"), ("c_busy", "c_status"), ("s_busy", "s_status"))
-EXECUTING_BIT = 14  # status bit: in the execute phase with work in flight (rtl/vta_*.v)
+#: Status-word bit: in the execute phase with work in flight (the same in all three modules).
+EXECUTING_BIT = regs.BY_NAME["COMPUTE_STATUS"].field("executing").lsb
 DELAY_CYCLES = 4  # a response owed this many cycles without valid counts as held back
 
 
@@ -86,14 +93,13 @@ class CycleListener:
 class CoverageCollector(uvm_subscriber):
     """Functional coverage of one simulator process, written to VTA_COVERAGE.
 
-    The file is rewritten after every program's instruction stream (its FINISH) and in
-    the report phase: a simulator process that dies in a later job (a negative test can
-    make cocotbext-axi abort) keeps the coverage of the programs it completed.
+    The file is rewritten after every program that reached DONE and in the report phase:
+    a simulator process that dies in a later job (a negative test can make cocotbext-axi
+    abort) keeps the coverage of the programs it completed.
     """
 
     def build_phase(self) -> None:
         self.model = CovModel()
-        self.configs: dict[str, VtaConfig] = {}
 
     def connect_phase(self) -> None:
         self.parent.coverage_ap.connect(self.analysis_export)
@@ -102,14 +108,15 @@ class CoverageCollector(uvm_subscriber):
         env = self.parent
         env.sampler.attach(env.axi_port, CycleListener(env.dut, self.model))
 
+    def program_done(self, ctx: "JobContext") -> None:
+        """A program reached DONE: sample every instruction it executed, then save."""
+        for n, insn in enumerate(ctx.insns):
+            event = InsnEvent(n, module_of(insn), insn, disasm_insn(ctx.cfg, insn), ctx.config_name)
+            self.model.sample("insn", event, ctx.cfg)
+        self.save()
+
     def write(self, txn: Any) -> None:
-        if isinstance(txn, InsnEvent):
-            if txn.config not in self.configs:
-                self.configs[txn.config] = load_config(txn.config)
-            self.model.sample("insn", txn, self.configs[txn.config])
-            if txn.insn["opcode"] == Opcode.FINISH:
-                self.save()
-        elif isinstance(txn, AxiBurst):
+        if isinstance(txn, AxiBurst):
             self.model.sample("axi", txn)
         elif isinstance(txn, AxiLiteAccess):
             self.model.sample("lite", txn)

@@ -2,8 +2,9 @@
 
 tb/cov/testplan.yaml is a list of testpoints ``{id, spec, feature, tests: [...],
 coverpoints: [...]}``. ``tests`` are job kinds of the regression (the prefix of a job
-name: vec, random, steer, closure, regmap, reset-mid, b2b, fault, deadlock,
-no-compare); ``coverpoints`` are whole points or single bins (``point/bin``). A
+name): those of the tests in tb/uvm/registry.py (vec, random, regmap, reset-mid, b2b,
+fault, deadlock, no-compare) and the coverage driver's own programs (closure, steer);
+``coverpoints`` are whole points or single bins (``point/bin``). A
 testpoint's status comes from the run: ``pass`` when every named test kind ran and
 passed and every named bin is hit or waived, ``fail`` when a test kind failed, else
 ``open`` with what is missing.
@@ -18,10 +19,12 @@ import yaml
 from tb.cov.data import Counts
 from tb.cov.points import POINTS
 from tb.cov.waivers import split_bin
+from tb.uvm import registry
 
 TESTPLAN = Path(__file__).resolve().parent / "testplan.yaml"
-JOB_KINDS = ("vec", "random", "steer", "closure", "regmap", "reset-mid", "b2b", "fault",
-             "deadlock", "no-compare")
+#: Programs the coverage driver (regression.py) makes itself rather than through a test.
+DRIVER_KINDS = ("closure", "steer")
+JOB_KINDS = registry.job_kinds() + DRIVER_KINDS
 
 
 @dataclass

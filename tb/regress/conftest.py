@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from tb.runner import BUILD_ROOT
-from tb.uvm.build import BUILD_SUFFIX_VAR
-from tb.uvm.report import junit_xml, summary_table
 from tb.uvm.run import print_failures
+from tb.uvm.simbuild import BUILD_SUFFIX_VAR
+from tb.uvm.summary import junit_xml, summary_table
 
 #: Where a session's chunks write their records; set by the controller, inherited by workers.
 RUN_DIR_VAR = "VTA_REGRESS_DIR"

@@ -20,6 +20,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize("first", range(0, count, chunk), ids=lambda f: f"programs-{f}")
 
 
+@pytest.mark.sim
 def test_random_chunk(first: int, pytestconfig: pytest.Config) -> None:
     """Programs first..first+chunk-1 of the regression, in one simulator process per config."""
     opt = pytestconfig.getoption

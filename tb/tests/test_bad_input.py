@@ -81,7 +81,7 @@ CASES = [
     Case("testbench: bad argument", "junit-dir-missing", run("--junit", "{tmp}/no/such/dir/r.xml"),
          r"^error: --junit .*/no/such/dir/r.xml: its directory does not exist$"),
     Case("testbench: bad argument", "cov-count-zero",
-         ("python", "-m", "tb.cov.run", "--count", "0"), r"argument --count: 0 must be 1 or more"),
+         ("python", "-m", "tb.cov.regression", "--count", "0"), r"argument --count: 0 must be 1 or more"),
     Case("testbench: bad argument", "bench-seed-negative",
          ("python", "-m", "tb.uvm.bench", "--seed", "-4"), r"argument --seed: -4 is negative"),
     Case("testbench: bad argument", "bench-rtl-sim-unknown",
@@ -135,7 +135,12 @@ def _env(extra: dict[str, str], tmp: Path) -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def _param(case: Case) -> object:
+    """A case as a pytest parameter; the ones that start make are marked ``sim``."""
+    return pytest.param(case, id=case.name, marks=[pytest.mark.sim] if case.argv[0] == "make" else [])
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_bad_input(case: Case, tmp_path: Path) -> None:
     check(case, tmp_path, _env({}, tmp_path))
 

@@ -119,7 +119,7 @@ def test_toggle_exclusions(tmp_path: Path) -> None:
 
 
 def test_steering_targets_fall_back_to_random_only_holes(tmp_path: Path) -> None:
-    from tb.cov.run import targets
+    from tb.cov.regression import targets
 
     full, partial = data.empty(), data.empty()
     for p in full:

@@ -42,6 +42,7 @@ def _verilator_env(binary: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("binary", VERILATORS)
 def test_verilator_lint_clean(binary):
     """The exact command of the before-stop hook, with -Wall, warns about nothing."""
@@ -52,6 +53,7 @@ def test_verilator_lint_clean(binary):
     assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_verilator_lint_configs(name):
     params = [f"-G{k}={v}" for k, v in CONFIGS[name].values.items()]
@@ -62,6 +64,7 @@ def test_verilator_lint_configs(name):
     assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_iverilog_compile_clean(name, tmp_path):
     params = [f"-Pvta_top.{k}={v}" for k, v in CONFIGS[name].values.items()]

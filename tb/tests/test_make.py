@@ -13,6 +13,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tb.cov.report import TARGETS
 from tb.runner import ROOT
 
@@ -47,6 +49,7 @@ def phony_targets() -> set[str]:
     return set(match.group(1).split())
 
 
+@pytest.mark.sim
 def test_every_documented_target_has_a_recipe() -> None:
     targets = documented_targets()
     assert {"sim", "test", "lint", "vectors", "coverage", "regress", "bench"} <= targets
@@ -58,11 +61,13 @@ def test_every_documented_target_has_a_recipe() -> None:
             f"README documents 'make {target}' but the Makefile has no recipe for it: {out}"
 
 
+@pytest.mark.sim
 def test_every_user_target_is_documented() -> None:
     undocumented = phony_targets() - INTERNAL_TARGETS - documented_targets()
     assert not undocumented, f"Makefile targets the README never mentions: {sorted(undocumented)}"
 
 
+@pytest.mark.sim
 def test_make_lint_runs_every_linter_clean() -> None:
     proc = make("lint", timeout=600)
     out = proc.stdout + proc.stderr
@@ -73,6 +78,7 @@ def test_make_lint_runs_every_linter_clean() -> None:
     assert re.search(r"Success: no issues found in \d+ source files", out)  # mypy
 
 
+@pytest.mark.sim
 def test_make_vectors_reproduces_the_committed_vectors(tmp_path: Path) -> None:
     proc = make("vectors", f"OUT={tmp_path}", timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -88,6 +94,7 @@ def test_make_vectors_reproduces_the_committed_vectors(tmp_path: Path) -> None:
         assert not diff and not bad, f"vectors/{name}: {diff + bad} differ from `make vectors`"
 
 
+@pytest.mark.sim
 def test_make_coverage_writes_the_report(tmp_path: Path) -> None:
     out = tmp_path / "coverage"
     proc = make("coverage", "COUNT=2", "SMOKE=1", f"OUT={out}", timeout=900)

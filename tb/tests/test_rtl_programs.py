@@ -1,4 +1,4 @@
-"""RTL runs of the programs in tb/programs.py through the pyuvm testbench (tb/uvm/api.py):
+"""RTL runs of the programs in tb/sweep_programs.py through the pyuvm testbench (tb/uvm/api.py):
 a configuration and alignment sweep with and without backpressure (expectations from the
 golden model), and the functional check of the performance programs and counters."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from models.config import VtaConfig, load_config
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import save_vector
-from tb import programs as P
+from tb import sweep_programs as P
 from tb.bench_rtl import run_programs
 from tb.tests.test_lint import EXTRA_CONFIGS
 from tb.uvm.api import explain, program_jobs, run_jobs
@@ -39,6 +39,7 @@ def sweep_vectors(cfg: VtaConfig, root: Path) -> list[Path]:
             save_vector(P.edges(cfg), root / "edges")]
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", SIMS)
 @pytest.mark.parametrize("name", SWEEP)
 def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
@@ -52,6 +53,7 @@ def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
     assert all(r["compared_bytes"] > 0 for r in results)
 
 
+@pytest.mark.sim
 def test_performance_programs_and_counters(tmp_path: Path) -> None:
     """The bench programs (tb/bench_rtl.py) compute the right results and the performance
     counters count what the programs hold. The figures themselves are measured by

@@ -6,9 +6,12 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
+import pytest
+
 from tb.runner import ROOT
 
 
+@pytest.mark.sim
 def test_regression_reports_every_program(tmp_path: Path) -> None:
     junit = tmp_path / "regress.xml"
     proc = subprocess.run(

@@ -14,6 +14,7 @@ from tb.uvm.run import vector_jobs
 MIN_VECTORS = 40
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("profile", ["none", "heavy"])
 @sims
 def test_directed_vectors(sim: str, profile: str) -> None:

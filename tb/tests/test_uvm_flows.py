@@ -2,15 +2,19 @@
 mid-program."""
 from __future__ import annotations
 
+import pytest
+
 from tb.uvm.api import explain
 from tb.uvm.pytest_support import run, sims
-from tb.uvm.run import special_jobs
+from tb.uvm.registry import JobRequest, make_jobs
 
 
+@pytest.mark.sim
 @sims
 def test_register_map_and_launch_flows(sim: str) -> None:
-    jobs = (special_jobs("regmap", "small", 1, None) + special_jobs("back2back", "small", 7, "light")
-            + special_jobs("reset", "small", 11, "bursty"))
+    jobs = (make_jobs("regmap", JobRequest(sim, "small", 1))
+            + make_jobs("back2back", JobRequest(sim, "small", 7, profile="light"))
+            + make_jobs("reset", JobRequest(sim, "small", 11, profile="bursty")))
     results = run(sim, jobs)
     assert len(results) == len(jobs)
     for name, r in results.items():

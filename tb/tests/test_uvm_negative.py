@@ -7,8 +7,8 @@ import pytest
 
 from tb.uvm.jobs import Job
 from tb.uvm.pytest_support import SIMS, run
-from tb.uvm.report import summary_table
 from tb.uvm.run import negative_jobs
+from tb.uvm.summary import summary_table
 
 #: job -> (failure kind that must come first, substrings its message must hold)
 EXPECTED = {
@@ -46,6 +46,7 @@ EXPECTED = {
 ICARUS_ONLY = {"fault-aw-x"}
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", SIMS)
 def test_checkers_fire(sim: str) -> None:
     results = run(sim, negative_jobs(1, sim))

@@ -1,6 +1,8 @@
 """Random programs (configuration and backpressure profile drawn from each seed)."""
 from __future__ import annotations
 
+import pytest
+
 from tb.uvm.api import explain
 from tb.uvm.pytest_support import run, sims
 from tb.uvm.run import random_jobs
@@ -8,6 +10,7 @@ from tb.uvm.run import random_jobs
 SEED, COUNT = 1000, 50
 
 
+@pytest.mark.sim
 @sims
 def test_random_programs(sim: str) -> None:
     results = run(sim, random_jobs(SEED, COUNT, None, None))

@@ -54,6 +54,7 @@ TRIED = {
 }
 
 
+@pytest.mark.sim
 @pytest.mark.parametrize("sim", SIMS)
 def test_a_stopped_dut_fails_within_the_stall_window_not_the_bound(sim: str) -> None:
     """Read path deadlocked (fault ar-stuck) under heavy backpressure: each job ends at the
@@ -70,6 +71,7 @@ def test_a_stopped_dut_fails_within_the_stall_window_not_the_bound(sim: str) -> 
         assert r["sim_cycles"] <= r["stall"] + 2 * PROGRESS_GAP + 4000, (name, r["sim_cycles"])
 
 
+@pytest.mark.sim
 def test_timeout_note_and_progress_on_a_run_of_hours(tmp_path: Path) -> None:
     vector = long_vector(tmp_path / "long")
     proc = cli("--sim", "verilator", "--vector", str(vector), "--timeout", "6",
@@ -84,6 +86,7 @@ def test_timeout_note_and_progress_on_a_run_of_hours(tmp_path: Path) -> None:
     assert "compute : 1 done, 1 queued, on insn #1: GEMM reset" in out  # the diagnosis
 
 
+@pytest.mark.sim
 def test_backstop_kills_a_simulator_that_never_returns(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fault sim-hang spins inside the simulator: Python never runs again, so the in-simulation
     --timeout cannot fire; the SIGALRM backstop (timeout + grace) ends the process."""

@@ -14,9 +14,10 @@
 The sampler also feeds :class:`~tb.uvm.buserr.ResponseChecker` on the memory port (every R
 and B response is the one the test injected). Every checker reports to the shared
 :class:`~tb.uvm.verdict.Verdict`.
-``coverage_ap`` publishes every AXI burst, every register access and, after DONE,
-every executed instruction (:class:`~tb.uvm.txn.InsnEvent`); a coverage subscriber only
-needs ``env.coverage_ap.connect(subscriber.analysis_export)``.
+``coverage_ap`` publishes every AXI burst and every register access; a coverage subscriber
+only needs ``env.coverage_ap.connect(subscriber.analysis_export)``. ``coverage`` is the
+coverage collector (tb/cov/hook.py) when VTA_COVERAGE is set, else None; the program
+sequence hands it each program that reached DONE (``program_done(ctx)``).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
 
+from tb.cov.hook import CoverageCollector, attach
 from tb.uvm.buserr import ResponseChecker
 from tb.uvm.host import HostAgent
 from tb.uvm.memory import MemoryAgent
@@ -36,40 +38,42 @@ from tb.uvm.verdict import Verdict
 
 
 class CoverageTap(uvm_subscriber):
-    """Forwards whatever a monitor publishes onto the environment's coverage port."""
+    """Forwards whatever a monitor publishes onto the environment's coverage port (``OUT``
+    in the ConfigDB)."""
 
-    out: uvm_analysis_port
+    def build_phase(self) -> None:
+        self.out: uvm_analysis_port = ConfigDB().get(self, "", "OUT")
 
     def write(self, txn: Any) -> None:
         self.out.write(txn)
 
 
 class VtaEnv(uvm_env):
-    """Reads ``DUT`` and ``VERDICT`` from the ConfigDB."""
+    """Reads ``DUT`` and ``VERDICT`` from the ConfigDB (as do its components); gives each
+    monitor its ``PORT`` and each tap its ``OUT`` there."""
 
     def build_phase(self) -> None:
         self.dut = ConfigDB().get(self, "", "DUT")
         self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
         self.coverage_ap = uvm_analysis_port("coverage_ap", self)
-        self.host = HostAgent("host", self)
-        self.host.dut = self.dut
-        self.memory = MemoryAgent("memory", self)
-        self.memory.dut = self.dut
         self.axi_port = Port(self.dut, "m_axi_gmem", lite=False)
         self.lite_port = Port(self.dut, "s_axi_control", lite=True)
+        ConfigDB().set(self, "axi_monitor", "PORT", self.axi_port)
+        ConfigDB().set(self, "lite_monitor", "PORT", self.lite_port)
+        ConfigDB().set(self, "*_tap", "OUT", self.coverage_ap)
+        self.host = HostAgent("host", self)
+        self.memory = MemoryAgent("memory", self)
         self.axi_monitor = AxiMonitor("axi_monitor", self)
-        self.axi_monitor.port = self.axi_port
         self.lite_monitor = AxiLiteMonitor("lite_monitor", self)
-        self.lite_monitor.port = self.lite_port
         self.stray = StrayWriteChecker("stray", self)
         self.scoreboard = Scoreboard("scoreboard", self)
         self.axi_tap = CoverageTap("axi_tap", self)
         self.lite_tap = CoverageTap("lite_tap", self)
+        self.coverage: CoverageCollector | None = attach(self)  # None unless VTA_COVERAGE is set
 
     def connect_phase(self) -> None:
         self.axi_monitor.ap.connect(self.stray.analysis_export)
         for tap, monitor in ((self.axi_tap, self.axi_monitor), (self.lite_tap, self.lite_monitor)):
-            tap.out = self.coverage_ap
             monitor.ap.connect(tap.analysis_export)
         report = lambda message: self.verdict.fail("protocol", message)  # noqa: E731
         self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n, self.verdict)

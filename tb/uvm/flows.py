@@ -10,36 +10,41 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from cocotb.triggers import ClockCycles
-from pyuvm import ConfigDB, uvm_sequence
+from pyuvm import uvm_sequence
 
-from models.config import VtaConfig
+from models.config import VtaConfig, load_config
 from models.vector import Vector
-from tb.programs import mixed
+from tb.sweep_programs import mixed
+from tb.uvm.context import JobContext
 from tb.uvm.env import VtaEnv
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
-from tb.uvm.jobs import Job
+from tb.uvm.jobs import Job, Plan
 from tb.uvm.regs import (
-    BASE_REGS,
-    COUNTERS,
+    BY_OFFSET,
     CTRL,
     CYCLES,
-    DONE,
-    FIRST_UNMAPPED,
-    HW_INFO,
-    INSN_ADDR,
-    INSN_COUNT,
     INSNS_DONE,
+    LAST_OFFSET,
+    REGISTERS,
     RUNNING,
+    Register,
 )
-from tb.uvm.vseq import Prepared, RunProgramVseq, reset_dut
+from tb.uvm.vseq import RunProgramVseq, reset_dut
 
-RW_REGS = [INSN_COUNT, INSN_ADDR, *BASE_REGS.values()]
+#: Registers that store what is written (regs.py: access R/W, not a command register).
+HELD = tuple(r for r in REGISTERS if r.holds_writes)
+#: Word offsets the register-map flow sweeps: every one from 0x00 to 0x3FC (the map and what
+#: follows it), one per higher address bit (10..15) placed so that a decoder ignoring that
+#: bit would alias an R/W register, and the last word of the port.
+SWEEP = (*range(0, 0x400, 4), *((1 << bit) | HELD[n % len(HELD)].offset
+                                for n, bit in enumerate(range(10, 16))), LAST_OFFSET)
 PATTERNS = (0xFFFFFFFF, 0xA5A5A5A5, 0x5A5A5A5A, 0x00000001, 0x80000000, 0x00000000)
-UNMAPPED = (FIRST_UNMAPPED, 0xA8, 0xFC, 0x100, 0x400, 0x1000, 0x4008, 0x8000, 0xFFFC)
-#: Read-only counters that hold 0 until a program runs (rtl/README.md).
-ZERO_BEFORE_LAUNCH = tuple(COUNTERS[n] for n in ("GEMM_UOPS", "WR_BYTES", "DISPATCHED",
-                                                  "GEMM_EXEC", "STORE_EXEC"))
-#: Seed of tb/programs.py's mixed program that the launch flow runs.
+#: Partial writes of the byte-strobe check: (first byte lane, bytes).
+STROBES = ((0, 1), (1, 1), (2, 1), (3, 1), (2, 2))
+#: Register-map mismatches reported before the sweep gives up (one broken decoder would
+#: otherwise report every offset).
+REPORT_LIMIT = 8
+#: Seed of tb/sweep_programs.py's mixed program that the launch flow runs.
 LAUNCH_PROGRAM_SEED = 2
 #: Cycles between the launch and the START that must be ignored: long enough that a
 #: restart would show as CYCLES smaller than the time since the launch.
@@ -48,62 +53,111 @@ SECOND_START_DELAY = 32
 SETTLE = 50
 
 
-def hw_info(cfg: VtaConfig) -> int:
-    """Expected HW_INFO word (rtl/README.md): queue depths, bus width, block, batch, version 1."""
-    return (cfg.token_queue_depth << 24 | cfg.cmd_queue_depth << 16
-            | cfg.values["LOG_BUS_WIDTH"] << 12 | cfg.values["LOG_BLOCK"] << 8
-            | cfg.values["LOG_BATCH"] << 4 | 1)
+class _TooMany(Exception):
+    """REPORT_LIMIT mismatches reported: stop the sweep."""
 
 
 class RegMapSeq(RegSeq):
-    """Reset values, read/write of every R/W register, byte strobes, read-only and unmapped
-    offsets (reads 0, writes ignored, OKAY), aliasing; each problem is a "register" failure."""
+    """Every word offset of :data:`SWEEP` against the register table (tb/uvm/regs.py).
 
-    def __init__(self, name: str, cfg: VtaConfig, report) -> None:
+    After reset every offset reads its table value (0, HW_INFO the build's parameters;
+    unmapped ones 0). R/W registers read back every pattern, a distinct value each, and
+    byte-strobed writes change only their lanes. A write to any other offset is not stored:
+    read-only registers keep their value, a command register (CTRL) written without its
+    command bits does nothing, unmapped offsets still read 0; and no such write changes an
+    R/W register (aliasing). Every access must answer OKAY. Each problem is a "register"
+    failure naming the offset, the register and the rule.
+    """
+
+    def __init__(self, name: str, cfg: VtaConfig, report: Callable[[str], None]) -> None:
         super().__init__(name)
         self.cfg = cfg
         self.report = report
+        self.reported = 0
+
+    def problem(self, message: str) -> None:
+        self.report(message)
+        self.reported += 1
+        if self.reported >= REPORT_LIMIT:
+            self.report(f"register map: stopped after {REPORT_LIMIT} mismatches")
+            raise _TooMany
+
+    @staticmethod
+    def label(addr: int) -> str:
+        reg = BY_OFFSET.get(addr)
+        return f"{reg.name} ({addr:#06x})" if reg else f"unmapped offset {addr:#06x}"
+
+    def reset_value(self, addr: int) -> int:
+        reg = BY_OFFSET.get(addr)
+        return reg.reset_value(self.cfg) if reg else 0
 
     async def expect(self, addr: int, want: int, why: str) -> None:
         item = await self.read(addr)
         if item.resp != 0:
-            self.report(f"read of {addr:#06x} answered {item.resp} instead of OKAY ({why})")
+            self.problem(f"read of {self.label(addr)} answered {item.resp} instead of OKAY ({why})")
         elif item.data != want:
-            self.report(f"register {addr:#06x} reads {item.data:#010x}, expected {want:#010x} ({why})")
+            self.problem(f"{self.label(addr)} reads {item.data:#010x}, expected {want:#010x} ({why})")
 
     async def okay_write(self, addr: int, value: int, nbytes: int = 4) -> None:
         item = await self.write(addr, value, nbytes)
         if item.resp != 0:
-            self.report(f"write of {addr:#06x} answered {item.resp} instead of OKAY")
+            self.problem(f"write of {self.label(addr & ~3)} answered {item.resp} instead of OKAY")
+
+    @staticmethod
+    def ignored_write(reg: Register | None) -> tuple[int, str]:
+        """What to write to an offset that must not store it, and the rule that says so."""
+        if reg is None:
+            return 0xFFFFFFFF, "unmapped offsets read 0 and ignore writes"
+        if reg.write_fields:
+            command = sum(f.mask for f in reg.write_fields)
+            return 0xFFFFFFFF & ~command, f"a write without the command bits {command:#x} does nothing"
+        return 0xFFFFFFFF, f"{reg.name} is read-only"
 
     async def body(self) -> None:
-        for addr in [CTRL, CYCLES, *RW_REGS]:
-            await self.expect(addr, 0, "reset value")
-        await self.expect(HW_INFO, hw_info(self.cfg), "HW_INFO reflects the build parameters")
-        for addr in RW_REGS:
-            for pattern in PATTERNS:
-                await self.okay_write(addr, pattern)
-                await self.expect(addr, pattern, f"read back {pattern:#x}")
-        for n, addr in enumerate(RW_REGS):  # distinct values: no two registers alias
-            await self.okay_write(addr, 0x11111111 * (n + 1))
-        for n, addr in enumerate(RW_REGS):
-            await self.expect(addr, 0x11111111 * (n + 1), "distinct value per register")
-        await self.okay_write(INSN_ADDR + 1, 0xAB, nbytes=1)  # WSTRB = 0b0010
-        await self.expect(INSN_ADDR, 0x2222AB22, "a one-byte write changes only its lane")
-        await self.okay_write(CYCLES, 0x12345678)
-        await self.expect(CYCLES, 0, "CYCLES is read-only")
-        await self.okay_write(CTRL, DONE)
-        await self.expect(CTRL, 0, "writing DONE does not set it, and does not start")
-        for addr in ZERO_BEFORE_LAUNCH:
-            await self.okay_write(addr, 0xDEADBEEF)
-            await self.expect(addr, 0, "counters are read-only and 0 before any launch")
-        for addr in UNMAPPED:
-            await self.okay_write(addr, 0xDEADBEEF)
-            await self.expect(addr, 0, "unmapped offsets read 0 and ignore writes")
-        for n, addr in enumerate(RW_REGS):
-            want = 0x2222AB22 if addr == INSN_ADDR else 0x11111111 * (n + 1)
-            await self.expect(addr, want, "unchanged by writes to unmapped offsets")
+        try:
+            await self.sweep()
+        except _TooMany:
+            pass
 
+    async def sweep(self) -> None:
+        for addr in SWEEP:
+            reg = BY_OFFSET.get(addr)
+            why = "after reset" + (", the build's parameters" if reg and reg.kind == "info" else "")
+            await self.expect(addr, self.reset_value(addr), why)
+        for reg in HELD:
+            for pattern in PATTERNS:
+                await self.okay_write(reg.offset, pattern)
+                await self.expect(reg.offset, pattern, f"read back {pattern:#x}")
+        held = {reg.offset: 0x11111111 * (n + 1) for n, reg in enumerate(HELD)}
+        for addr, value in held.items():  # distinct values: no two registers alias
+            await self.okay_write(addr, value)
+        for addr in held:
+            for lane, nbytes in STROBES:  # the complement of the lanes: a visible change
+                mask = (1 << 8 * nbytes) - 1
+                data = ~held[addr] >> 8 * lane & mask
+                await self.okay_write(addr + lane, data, nbytes)
+                held[addr] = held[addr] & ~(mask << 8 * lane) | data << 8 * lane
+                await self.expect(addr, held[addr], f"a {nbytes}-byte write at byte {lane} changes "
+                                  f"only its byte lane(s)")
+        for addr in SWEEP:
+            reg = BY_OFFSET.get(addr)
+            if reg is not None and reg.holds_writes:
+                continue
+            value, why = self.ignored_write(reg)
+            await self.okay_write(addr, value)
+            await self.expect(addr, self.reset_value(addr), why)
+        for addr, value in held.items():
+            await self.expect(addr, value, "unchanged by the writes to every other offset")
+
+
+class UnmappedAfterRunSeq(RegMapSeq):
+    """After a program ran (counters non-zero), every unmapped offset of SWEEP still reads 0:
+    the RTL decodes no register the table does not have."""
+
+    async def sweep(self) -> None:
+        for addr in SWEEP:
+            if addr not in BY_OFFSET:
+                await self.expect(addr, 0, "unmapped offsets read 0, also after a program ran")
 
 
 async def read_reg(env: VtaEnv, offset: int) -> int:
@@ -114,7 +168,7 @@ async def read_reg(env: VtaEnv, offset: int) -> int:
 
 
 class LaunchVseq(uvm_sequence):
-    """Launch semantics of rtl/README.md on tb/programs.py's mixed program (profile none).
+    """Launch semantics of rtl/README.md on tb/sweep_programs.py's mixed program (profile none).
 
     CTRL reads RUNNING after START; a second START while the program runs is ignored (no
     restart: CYCLES keeps counting from the first); after DONE CYCLES stops, every
@@ -122,19 +176,19 @@ class LaunchVseq(uvm_sequence):
     every counter and, on fresh DRAM, writes the same results with the same counts.
     """
 
-    def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig, cfg_name: str) -> None:
+    def __init__(self, name: str, env: VtaEnv, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
-        self.vector: Vector = mixed(cfg, LAUNCH_PROGRAM_SEED)
+        self.vector: Vector = mixed(load_config(plan.config), LAUNCH_PROGRAM_SEED)
         self.run = RunProgramVseq("launch", env, Job("launch", seed=LAUNCH_PROGRAM_SEED),
-                                  self.vector, cfg_name)
+                                  self.vector, plan)
         self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
         self.info: dict[str, Any] = {}
 
-    async def started(self, p: Prepared, second_start: bool) -> int | None:
+    async def started(self, ctx: JobContext, second_start: bool) -> int | None:
         """Launch (programming the registers first if ``second_start``); the CTRL value at DONE."""
         run, env = self.run, self.env
-        run.load(p)  # fresh DRAM: a relaunch must write its results again
+        run.start_job(ctx)  # fresh DRAM: a relaunch must write its results again
         if second_start:
             launched = await run.program_and_launch()
         else:
@@ -159,21 +213,21 @@ class LaunchVseq(uvm_sequence):
                             f"{RUNNING:#x} (the program must still be running here)")
         if env.verdict.failures:
             return None
-        return await run.wait_done(p, launched)
+        return await run.wait_done(ctx, launched)
 
-    async def launch(self, p: Prepared, second_start: bool) -> dict[str, Any] | None:
+    async def launch(self, ctx: JobContext, second_start: bool) -> dict[str, Any] | None:
         """One launch checked end to end; its info (cycles, counters), or None on failure."""
-        ctrl = await self.started(p, second_start)
+        ctrl = await self.started(ctx, second_start)
         if ctrl is None or self.env.verdict.failures:
             return None
-        await self.run.check(p, ctrl)
+        await self.run.check(ctx, ctrl)
         return None if self.env.verdict.failures else dict(self.run.info)
 
     async def body(self) -> None:
-        p = self.run.prepare()
+        ctx = self.run.prepare()
         if self.env.verdict.failures:
             return
-        first = await self.launch(p, second_start=True)
+        first = await self.launch(ctx, second_start=True)
         if first is None:
             return
         await ClockCycles(self.env.dut.ap_clk, SETTLE)
@@ -190,7 +244,7 @@ class LaunchVseq(uvm_sequence):
         if sum(completed.values()) != count:
             self.report(f"the modules completed {completed} instructions after DONE, "
                         f"{sum(completed.values())} in all; the program has {count}")
-        second = await self.launch(p, second_start=False)
+        second = await self.launch(ctx, second_start=False)
         if second is None:
             return
         differ = {n: (counters[n], second["counters"][n]) for n in counters
@@ -205,12 +259,14 @@ class LaunchVseq(uvm_sequence):
 
 
 class RegMapVseq(uvm_sequence):
-    """The register map from reset, then the launch semantics (:class:`LaunchVseq`)."""
+    """The register map from reset, the launch semantics (:class:`LaunchVseq`), then the
+    unmapped offsets once more with the counters non-zero."""
 
-    def __init__(self, name: str, env: VtaEnv, cfg: VtaConfig) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: None, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
-        self.cfg = cfg
+        self.plan = plan
+        self.cfg = load_config(plan.config)
         self.info: dict = {}
 
     async def body(self) -> None:
@@ -218,9 +274,12 @@ class RegMapVseq(uvm_sequence):
         await RegMapSeq("regmap", self.cfg, report).start(self.env.host.seqr)
         if self.env.verdict.failures:
             return
-        launch = LaunchVseq("launch", self.env, self.cfg, ConfigDB().get(None, "", "PLAN").config)
+        launch = LaunchVseq("launch", self.env, self.plan)
         await launch.start()
         self.info = launch.info
+        if self.env.verdict.failures:
+            return
+        await UnmappedAfterRunSeq("unmapped", self.cfg, report).start(self.env.host.seqr)
 
 
 class ResetMidVseq(uvm_sequence):
@@ -230,30 +289,24 @@ class ResetMidVseq(uvm_sequence):
     correct reset clears all of it, so the final run must match the model exactly.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, cfg_name: str,
-                 sim: str = "", timeout: float | None = None) -> None:
+    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, plan: Plan) -> None:
         super().__init__(name)
-        self.env, self.job, self.vector, self.cfg_name = env, job, vector, cfg_name
-        self.run_args: dict[str, Any] = {"sim": sim, "timeout": timeout}
+        self.env, self.job, self.vector, self.plan = env, job, vector, plan
         self.info: dict = {}
 
     async def body(self) -> None:
-        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
+        first = RunProgramVseq("clean", self.env, self.job, self.vector, self.plan)
         await first.start()
         if self.env.verdict.failures:
             self.info = first.info
             return
         half = max(1, first.info["done_cycles"] // 2)
         await reset_dut(self.env.dut)
-        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
-        p = interrupted.prepare()
-        interrupted.load(p)
+        interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.plan)
+        interrupted.start_job(interrupted.prepare())
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)
-        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.cfg_name,
-                                       **self.run_args)
+        rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.plan)
         await rerun.start()
         self.info = {**rerun.info, "reset_after": half}

@@ -7,10 +7,8 @@ into the item, which the sequence reads after finish_item returns.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
-from pyuvm import uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
+from pyuvm import ConfigDB, uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from models.vector import BASE_NAMES, Vector
 from tb.uvm.regs import BASE_REGS, CTRL, INSN_ADDR, INSN_COUNT, START
@@ -32,11 +30,10 @@ class RegItem(uvm_sequence_item):
 
 
 class HostDriver(uvm_driver):
-    """Executes RegItems with an AxiLiteMaster."""
-
-    dut: Any
+    """Executes RegItems with an AxiLiteMaster on the ``DUT``'s control port (ConfigDB)."""
 
     def build_phase(self) -> None:
+        self.dut = ConfigDB().get(self, "", "DUT")
         bus = AxiLiteBus.from_prefix(self.dut, "s_axi_control")
         self.master = AxiLiteMaster(bus, self.dut.ap_clk, self.dut.ap_rst_n,
                                     reset_active_level=False)
@@ -59,12 +56,9 @@ class HostDriver(uvm_driver):
 class HostAgent(uvm_agent):
     """Sequencer plus driver for the control port."""
 
-    dut: Any
-
     def build_phase(self) -> None:
         self.seqr = uvm_sequencer("seqr", self)
         self.driver = HostDriver("driver", self)
-        self.driver.dut = self.dut
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.seqr.seq_item_export)

@@ -13,9 +13,8 @@ from pathlib import Path
 
 from tb.uvm.faults import fault
 from tb.uvm.profiles import check_profile
+from tb.uvm.registry import MODES
 from tb.uvm.verdict import KINDS
-
-MODES = ("program", "regmap", "reset-mid")
 
 #: Configurations random programs are drawn from, with weights (small dominates: speed).
 RANDOM_CONFIGS = (("small", 8), ("default", 1), ("batch2", 1))

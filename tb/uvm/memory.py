@@ -10,14 +10,17 @@ records what the test injected so that the response checker can hold the bus to 
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from cocotbext.axi import AxiBus, AxiSlave
-from pyuvm import uvm_component
+from pyuvm import ConfigDB, uvm_component
 
 from models.dram import Dram
 from tb.uvm.buserr import OKAY, Answers, BusErrorPlan
 from tb.uvm.profiles import pause_generators
+
+if TYPE_CHECKING:
+    from tb.uvm.context import JobContext, MemoryFaults
 
 
 class DramTarget:
@@ -36,6 +39,15 @@ class DramTarget:
         self.read_resp = OKAY  # of the beat just read, set on it as it is queued
         self.write_resp = OKAY  # worst of the burst being written, set on its B response
         self.fail_reads: list[tuple[int, int]] = []  # [lo, hi): the model itself fails, once
+
+    def start(self, dram: Dram, faults: "MemoryFaults") -> None:
+        """Serve a new job: its DRAM image and its memory-side faults, nothing left over."""
+        self.dram = dram
+        self.corrupt = list(faults.corrupt)
+        self.corrupted_at = None
+        self.errors = faults.errors
+        self.read_resp = self.write_resp = OKAY
+        self.fail_reads = list(faults.fail_reads)
 
     async def read(self, address: int, length: int) -> bytes:
         for lo, hi in self.fail_reads:
@@ -64,11 +76,11 @@ class DramTarget:
 
 
 class MemoryAgent(uvm_component):
-    """Owns the AXI slave and the DRAM image; profile and faults are set per job."""
-
-    dut: Any
+    """Owns the AXI slave (on the ``DUT``'s memory port, ConfigDB) and the DRAM image;
+    :meth:`start_job` sets profile and faults per job."""
 
     def build_phase(self) -> None:
+        self.dut = ConfigDB().get(self, "", "DUT")
         self.target = DramTarget()
         bus = AxiBus.from_prefix(self.dut, "m_axi_gmem")
         self.slave = AxiSlave(bus, self.dut.ap_clk, self.dut.ap_rst_n,
@@ -105,15 +117,12 @@ class MemoryAgent(uvm_component):
         resp, self.target.write_resp = self.target.write_resp, OKAY
         return resp
 
-    def load(self, dram: Dram, errors: BusErrorPlan | None = None) -> None:
-        """Start a job from a fresh DRAM image (the vector's init images) and error plan."""
-        self.target.dram = dram
-        self.target.corrupt = []
-        self.target.corrupted_at = None
-        self.target.errors = errors or BusErrorPlan()
-        self.target.read_resp = self.target.write_resp = OKAY
-        self.target.fail_reads = []
+    def start_job(self, ctx: "JobContext") -> None:
+        """A fresh DRAM image (the vector's init images), the job's backpressure profile and
+        its memory-side faults: corrupted read data, error responses, a failing model."""
+        self.target.start(ctx.vector.dram(), ctx.memory_faults())
         self.r_answers, self.b_answers = Answers(), Answers()
+        self.set_profile(ctx.job.profile, ctx.job.seed)
 
     def answers(self) -> tuple[Answers, Answers]:
         """The responses the test injected this job on R (per beat) and B (per burst)."""
@@ -122,6 +131,11 @@ class MemoryAgent(uvm_component):
     @property
     def dram(self) -> Dram:
         return self.target.dram
+
+    @property
+    def corrupted_at(self) -> int | None:
+        """Address of the byte the corrupt-read fault flipped (None: it has not fired)."""
+        return self.target.corrupted_at
 
     def set_profile(self, profile: str, seed: int) -> None:
         gens = pause_generators(profile, seed)

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from collections import deque
 
-from pyuvm import uvm_analysis_port, uvm_monitor
+from pyuvm import ConfigDB, uvm_analysis_port, uvm_monitor
 
 from tb.uvm.sampler import ChannelSample, Port
 from tb.uvm.txn import AxiBurst, AxiLiteAccess
 
 
 class AxiMonitor(uvm_monitor):
-    """AXI4 memory-port monitor; ``ap`` carries every completed AxiBurst."""
-
-    port: Port
+    """AXI4 memory-port monitor of ``PORT`` (ConfigDB); ``ap`` carries every completed AxiBurst."""
 
     def build_phase(self) -> None:
+        self.port: Port = ConfigDB().get(self, "", "PORT")
         self.ap = uvm_analysis_port("ap", self)
         self.on_reset()
 
@@ -71,11 +70,11 @@ class AxiMonitor(uvm_monitor):
 
 
 class AxiLiteMonitor(uvm_monitor):
-    """AXI4-Lite control-port monitor; ``ap`` carries every completed register access."""
-
-    port: Port
+    """AXI4-Lite control-port monitor of ``PORT`` (ConfigDB); ``ap`` carries every completed
+    register access."""
 
     def build_phase(self) -> None:
+        self.port: Port = ConfigDB().get(self, "", "PORT")
         self.ap = uvm_analysis_port("ap", self)
         self.on_reset()
 

@@ -26,12 +26,11 @@ from models.config import load_config
 from models.executor import ProgramError
 from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
-from tb.cov.hook import attach
 from tb.uvm.env import VtaEnv
-from tb.uvm.flows import RegMapVseq, ResetMidVseq
 from tb.uvm.jobs import Job, Plan
+from tb.uvm.registry import for_mode
 from tb.uvm.verdict import Verdict
-from tb.uvm.vseq import HostHung, RunProgramVseq, failure_dir, reset_dut
+from tb.uvm.vseq import HostHung, failure_dir, reset_dut
 from tb.uvm.watchdog import backstop
 
 
@@ -41,11 +40,12 @@ class PlanTest(uvm_test):
     def build_phase(self) -> None:
         self.plan: Plan = ConfigDB().get(self, "", "PLAN")
         self.env = VtaEnv("env", self)
-        attach(self.env)  # coverage collector when VTA_COVERAGE is set
 
     def vector_for(self, job: Job) -> Vector | None:
+        """The job's program: its vector, a random one from its seed, or None for a mode
+        without a program of the job's own (tb/uvm/registry.py)."""
         cfg = load_config(self.plan.config)
-        if job.mode == "regmap":
+        if not for_mode(job.mode).program:
             return None
         if job.vector is None:
             return generate(job.seed, cfg)
@@ -63,14 +63,8 @@ class PlanTest(uvm_test):
             if job.reset:
                 await reset_dut(self.env.dut)
             vector = self.vector_for(job)
-            if vector is None:  # a regmap job, the only kind that runs no program
-                vseq: Any = RegMapVseq("regmap", self.env, load_config(self.plan.config))
-            elif job.mode == "reset-mid":
-                vseq = ResetMidVseq("reset_mid", self.env, job, vector, self.plan.config,
-                                    self.plan.sim, self.plan.timeout)
-            else:
-                vseq = RunProgramVseq("program", self.env, job, vector, self.plan.config,
-                                      self.plan.sim, self.plan.timeout)
+            sequence = for_mode(job.mode).sequence_class()
+            vseq = sequence(job.mode, self.env, job, vector, self.plan)
             await vseq.start()
             info = vseq.info
         except HostHung:

@@ -1,11 +1,12 @@
 """Command line: run the pyuvm testbench on a simulator, summarise, and triage failures.
 
     python -m tb.uvm.run --sim icarus|verilator [--config C] [--vector DIR ...]
-        [--test all|directed|random|regmap|reset|back2back|negative] [--seed S] [--count N]
+        [--test all|NAME] [--seed S] [--count N]
         [--profile P] [--fault F] [--waves] [--jobs N] [--junit FILE]
 
-Without --vector and --test it runs every directed vector, a short random regression,
-the register map, a mid-program reset and back-to-back launches. Jobs are grouped by
+The tests (NAME) are those of tb/uvm/registry.py. Without --vector and --test it runs the
+tests of its groups "programs" and "flow": every directed vector, a short random
+regression, the register map, a mid-program reset and back-to-back launches. Jobs are grouped by
 configuration (one build each) and each group runs in as few simulator processes as
 possible. Exit status is non-zero if any job fails; each failure prints one command that
 reproduces it and leaves its program under build/failures/. See tb/uvm/README.md.
@@ -28,17 +29,26 @@ from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
-from tb.uvm.build import TIMESCALE, TOPLEVEL, BuildError, build
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import Job, Plan, draw_random, load_saved_job
+from tb.uvm.negative_programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.profiles import PROFILES
-from tb.uvm.programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.progress import Progress
-from tb.uvm.report import junit_xml, summary_table
+from tb.uvm.registry import (
+    DEFAULT,
+    ENTRIES,
+    FLOW_CONFIG,
+    FLOW_PROFILE,
+    JobRequest,
+    for_mode,
+    make_jobs,
+)
+from tb.uvm.simbuild import TIMESCALE, TOPLEVEL, BuildError, build
+from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
 
-TESTS = ("all", "directed", "random", "regmap", "reset", "back2back", "negative")
+TESTS = ("all", *(e.name for e in ENTRIES))
 WORK = ROOT / "build" / "uvm"
 FAILURES = ROOT / "build" / "failures"
 MAX_RESTARTS = 5
@@ -93,18 +103,31 @@ def random_jobs(seed: int, count: int, config: str | None, profile: str | None) 
     return out
 
 
-def special_jobs(test: str, config: str, seed: int, profile: str | None) -> list[tuple[str, Job]]:
-    """Register map, reset in mid-program, back-to-back launches."""
-    prof = profile or "light"
-    if test == "regmap":
-        return [(config, Job("regmap", mode="regmap"))]
-    if test == "reset":
-        return [(config, Job(f"reset-mid-s{seed}-{prof}", mode="reset-mid", seed=seed,
-                             profile=prof))]
-    if test == "back2back":
-        return [(config, Job(f"b2b-s{s}-{prof}", seed=s, profile=prof, reset=(s == seed)))
-                for s in range(seed, seed + 3)]
-    raise ValueError(test)
+# --- the job makers of tb/uvm/registry.py: JobRequest -> [(configuration, Job)] -------------
+def directed_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """Every directed vector under vectors/."""
+    return vector_jobs(find_vectors([ROOT / "vectors"]), req.profile, req.seed)
+
+
+def random_test_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """req.count random programs from req.seed on (DEFAULT_RANDOM_COUNT without --count)."""
+    return random_jobs(req.seed, req.count or DEFAULT_RANDOM_COUNT, req.config, req.profile)
+
+
+def regmap_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """The register map and launch semantics (its launch program is the flow's own)."""
+    return [(req.config or FLOW_CONFIG, Job("regmap", mode="regmap"))]
+
+
+def back2back_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """Three random programs, launched one after the other without reset in between."""
+    prof, seed = req.profile or FLOW_PROFILE, req.seed
+    return [(req.config or FLOW_CONFIG, Job(f"b2b-s{s}-{prof}", seed=s, profile=prof,
+                                            reset=(s == seed))) for s in range(seed, seed + 3)]
+
+
+def negative_test_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    return negative_jobs(req.seed, req.sim)
 
 
 def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
@@ -135,35 +158,23 @@ def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
         vector_jobs(find_vectors(args.vector), args.profile, args.seed)
     if args.fault:
         for _, job in jobs:
-            if job.mode != "regmap":  # its launch program is the flow's own, never faulted
+            if for_mode(job.mode).program:  # a flow's own program (regmap's) is never faulted
                 job.fault = args.fault
     return jobs
 
 
 def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
-    """The jobs of --test (all of them by default)."""
-    config = args.config or "small"
-    tests = [args.test] if args.test and args.test != "all" else \
-        ["directed", "random", "regmap", "reset", "back2back"]
-    jobs: list[tuple[str, Job]] = []
-    for test in tests:
-        if test == "directed":
-            jobs += vector_jobs(find_vectors([ROOT / "vectors"]), args.profile, args.seed)
-        elif test == "random":
-            jobs += random_jobs(args.seed, args.count or DEFAULT_RANDOM_COUNT, args.config,
-                                args.profile)
-        elif test == "negative":
-            jobs += negative_jobs(args.seed, args.sim)
-        else:
-            jobs += special_jobs(test, config, args.seed, args.profile)
-    return jobs
+    """The jobs of --test (those of registry.DEFAULT without it, or with "all")."""
+    tests = [args.test] if args.test and args.test != "all" else DEFAULT
+    request = JobRequest(args.sim, args.config, args.seed, args.count, args.profile)
+    return [pair for test in tests for pair in make_jobs(test, request)]
 
 
 # --- running -----------------------------------------------------------------------------
 def repro_command(sim: str, config: str, job: Job) -> str:
     """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
-    if job.mode == "regmap":
-        return f"python -m tb.uvm.run --sim {sim} --config {config} --test regmap"
+    if not for_mode(job.mode).program:
+        return f"python -m tb.uvm.run --sim {sim} --config {config} --test {for_mode(job.mode).name}"
     return f"python -m tb.uvm.run --sim {sim} --vector {failure_dir(FAILURES, sim, job).relative_to(ROOT)}"
 
 
@@ -261,7 +272,7 @@ def save_crashed(sim: str, config: str, job: Job, failures: list[dict]) -> str:
     try:
         if job.vector:
             save_vector(load_vector(job.vector), out)
-        elif job.mode != "regmap":
+        elif for_mode(job.mode).program:
             save_vector(generate(job.seed, load_config(config)), out)
     except Exception as exc:  # the model may be unable to rebuild it; say so in the record
         failures.append({"kind": "model", "cycle": 0, "message": f"cannot save the program: {exc}"})

@@ -7,25 +7,32 @@ comparison of zero bytes is a failure: a test that checks nothing must not pass.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING
 
-from pyuvm import uvm_component
+from pyuvm import ConfigDB, uvm_component
 
 from models.compare import CompareReport, compare_images
 from models.dram import Dram
-from models.executor import ExecResult
-from models.vector import Image, Vector
+from tb.uvm.verdict import Verdict
+
+if TYPE_CHECKING:
+    from tb.uvm.context import JobContext
 
 #: Mismatches listed in a failure message (the full count is always given).
 REPORT_LIMIT = 8
 
 
 class Scoreboard(uvm_component):
-    """Compares after DONE; ``report(kind, message)`` records failures."""
+    """Compares after DONE; failures go to the verdict."""
 
-    def check(self, vector: Vector, expect: list[Image], result: ExecResult | None,
-              dram: Dram, report: Callable[[str, str], None]) -> CompareReport:
-        cmp = compare_images(vector.config, expect, dram.read_bytes, result, vector.bases)
+    def build_phase(self) -> None:
+        self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
+
+    def check(self, ctx: "JobContext", dram: Dram) -> CompareReport:
+        """The job's expected images (``ctx.expect``) against ``dram``."""
+        report = self.verdict.fail
+        v = ctx.vector
+        cmp = compare_images(v.config, ctx.expect, dram.read_bytes, ctx.result, v.bases)
         if cmp.compared_bytes == 0:
             report("no-compare", "the scoreboard compared zero bytes: the vector expects no "
                    "output and the model writes none, so this run would prove nothing")

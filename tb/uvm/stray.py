@@ -9,12 +9,16 @@ the RTL went wrong rather than at a puzzling final-DRAM mismatch.
 from __future__ import annotations
 
 import bisect
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from pyuvm import uvm_subscriber
+from pyuvm import ConfigDB, uvm_subscriber
 
 from models.spec import merge_spans
 from tb.uvm.txn import AxiBurst
+from tb.uvm.verdict import Verdict
+
+if TYPE_CHECKING:
+    from tb.uvm.context import JobContext
 
 
 class AllowedWrites:
@@ -42,19 +46,24 @@ class AllowedWrites:
 
 
 class StrayWriteChecker(uvm_subscriber):
-    """Subscribes to the memory monitor; ``allowed`` and ``report`` are set per job."""
+    """Subscribes to the memory monitor; :meth:`start_job` gives it each job's footprints."""
 
-    allowed: AllowedWrites | None = None
-    report: Callable[[str], None] | None = None
+    def build_phase(self) -> None:
+        self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
+        self.allowed: AllowedWrites | None = None  # no job yet: nothing to check against
+
+    def start_job(self, ctx: "JobContext") -> None:
+        """The union of the program's STORE footprints is all it may write from now on."""
+        self.allowed = AllowedWrites(ctx.store_ranges(), ctx.describe)
 
     def write(self, burst: AxiBurst) -> None:
-        if burst.kind != "write" or self.allowed is None or self.report is None:
+        if burst.kind != "write" or self.allowed is None:
             return
         stray = [(addr, beat) for addr, _, beat in burst.written_bytes()
                  if not self.allowed.allows(addr)]
         if not stray:
             return
         first, beat = stray[0]
-        self.report(f"stray write: {len(stray)} byte(s) with strobe set outside every STORE "
-                    f"footprint, first at {first:#010x} (beat {beat}); {burst.describe()}; "
-                    f"{self.allowed.nearest(first)}")
+        self.verdict.fail("stray-write", f"stray write: {len(stray)} byte(s) with strobe set outside "
+                          f"every STORE footprint, first at {first:#010x} (beat {beat}); "
+                          f"{burst.describe()}; {self.allowed.nearest(first)}")

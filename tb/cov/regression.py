@@ -1,6 +1,6 @@
 """Driver: the regression with coverage on, steered random programs, then the report.
 
-    python -m tb.cov.run [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
+    python -m tb.cov.regression [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
 
 1. The fixed suite on Verilator with coverage builds: every directed vector, the
    closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
@@ -40,11 +40,13 @@ from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, data, report, steer, waivers
-from tb.cov.build import ENV_VAR
+from tb.cov.coverage_switch import ENV_VAR
 from tb.cov.testplan import job_kind
 from tb.runner import ROOT
+from tb.uvm import registry
 from tb.uvm import run as uvm_run
 from tb.uvm.jobs import Job, draw_random
+from tb.uvm.registry import JobRequest
 
 SIM = "verilator"  # the simulator with code coverage
 CLOSURE_CONFIGS = ("small", "default")  # the regression's main configuration and the largest
@@ -80,8 +82,8 @@ def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job
             if smoke and not d.name.endswith(f"-{SMOKE_PLACEMENT}"):
                 continue
             jobs.append((config, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
-    for test in ("regmap", "reset", "back2back"):
-        jobs += uvm_run.special_jobs(test, FLOW_CONFIG, seed, None)
+    for flow in registry.group("flow"):
+        jobs += flow.make_jobs(JobRequest(SIM, FLOW_CONFIG, seed))
     return jobs
 
 
@@ -135,7 +137,7 @@ def point(programs: int, data_dir: Path, fixed: set[Path]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = OneLineParser(prog="python -m tb.cov.run", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m tb.cov.regression", description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=positive_int, default=40, help="random programs (default 40)")
     p.add_argument("--batch", type=positive_int, default=10, help="programs between coverage updates")
     p.add_argument("--seed", type=seed_arg, default=1)
@@ -160,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                                           args.jobs, False)
     # Negative tests on their own: a fault may end its simulator process, and Verilator
     # writes coverage.dat only at a normal exit, so no other job shares that process.
-    negative = uvm_run.negative_jobs(args.seed, SIM)
+    negative = [pair for test in registry.group("negative")
+                for pair in test.make_jobs(JobRequest(SIM, seed=args.seed))]
     if args.smoke:
         negative = [(c, j) for c, j in negative if j.name == SMOKE_FAULT]
     results += uvm_run.run_all(SIM, negative, args.jobs, False)

@@ -1,4 +1,4 @@
-"""Summary table and JUnit XML from job results (shared by run.py and the regression)."""
+"""Summary table and JUnit XML from job results (shared by tb/uvm/run.py and the regression in tb/regress)."""
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr

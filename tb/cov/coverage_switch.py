@@ -1,6 +1,6 @@
 """Verilator build options for code coverage, switched on by VTA_COVERAGE.
 
-tb/uvm/build.py appends :func:`coverage_args` to its Verilator build arguments and a
+tb/uvm/simbuild.py appends :func:`coverage_args` to its Verilator build arguments and a
 ``-cov`` suffix to the build directory when they are non-empty, so coverage builds never
 overwrite (or get reused as) normal builds.
 """

@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 from models.config import VtaConfig
-from tb.cov.build import coverage_args
+from tb.cov.coverage_switch import coverage_args
 from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"

@@ -1,0 +1,52 @@
+"""The job context (tb/uvm/context.py): built once from a job and its vector, it answers what
+the components ask (footprints, memory faults, error responses, limits) without a simulator."""
+from __future__ import annotations
+
+from models.vector import load_vector
+from tb.runner import ROOT
+from tb.uvm.buserr import SLVERR, BusErrorEvent
+from tb.uvm.context import JobContext
+from tb.uvm.jobs import Job
+from tb.uvm.negative_programs import deadlock_vector
+from tb.uvm.profiles import SLOWDOWN
+
+GEMM = load_vector(ROOT / "vectors" / "gemm_basic")
+
+
+def context(profile: str = "none", fault: str = "none") -> JobContext:
+    ctx, problems = JobContext.build(Job("t", profile=profile, fault=fault), GEMM, "small", wall=5.0)
+    assert not problems
+    return ctx
+
+
+def test_prediction_and_limits() -> None:
+    ctx = context(profile="heavy")
+    assert len(ctx.insns) == GEMM.insn_count and ctx.expect and ctx.result is not None
+    assert ctx.limits.wall == 5.0 and 0 < ctx.limits.stall < ctx.limits.bound
+    plain = context()
+    assert ctx.limits.bound == plain.limits.bound * SLOWDOWN["heavy"] // SLOWDOWN["none"]
+    assert ctx.store_ranges() and all(n > 0 for _, n, _ in ctx.store_ranges())
+    assert ctx.describe(ctx.store_ranges()[0][2]).startswith("STORE")
+
+
+def test_memory_faults_follow_the_job_fault() -> None:
+    assert context().memory_faults().corrupt == []
+    corrupt = context(fault="corrupt-read").memory_faults()
+    assert corrupt.corrupt == context().data_reads() and corrupt.fail_reads == []
+    assert len(context(fault="unrequested-slverr").memory_faults().fail_reads) == 1
+    fetch = context(fault="slverr-fetch").memory_faults().errors
+    assert fetch.resp("read", GEMM.insn_addr, GEMM.insn_addr + 4) == SLVERR
+    assert not context().memory_faults().errors.active
+
+
+def test_issuer_names_the_instruction_fetch() -> None:
+    event = BusErrorEvent("R", SLVERR, GEMM.insn_addr, 1, 0, GEMM.insn_addr, 10)
+    assert context().issuer(event, 8).startswith("the instruction fetch of insns #0..#0")
+
+
+def test_a_deadlocking_program_is_predicted_without_problems_when_expected() -> None:
+    vector = deadlock_vector(GEMM.config)
+    _, problems = JobContext.build(Job("d", deadlock=True), vector, "small")
+    assert problems == []
+    _, problems = JobContext.build(Job("d"), vector, "small")
+    assert problems and "not well-formed" in problems[0]

@@ -1,0 +1,207 @@
+"""The job context: one program job and what the model predicts about it, built once.
+
+The program sequence (tb/uvm/vseq.py) builds a :class:`JobContext` before it programs the
+registers and hands it to every component that needs it, through one explicit call each:
+
+* ``env.memory.start_job(ctx)``: fresh DRAM from the vector, the job's backpressure profile,
+  its memory-side faults and error responses (:meth:`JobContext.memory_faults`);
+* ``env.stray.start_job(ctx)``: the STORE footprints every write must stay inside;
+* ``env.scoreboard.check(ctx, dram)``: the expected images after DONE;
+* ``env.coverage.program_done(ctx)`` (coverage on): the instructions the program executed;
+* ``diagnose(env, ctx)`` (tb/uvm/status.py) and the poll sequence's ``ctx.limits``: the
+  watchdog's instruction list and limits.
+
+No component's attribute is set from outside. Components ask the context (``ctx.insns``,
+``ctx.describe(i)``, ``ctx.store_ranges()``, ...) rather than the prediction itself, so the
+prediction is one field that can be swapped: today :class:`Prepared`, built by
+:func:`predict` from the model's checker and executor; later one prediction step of the
+model that also predicts the RTL's counters.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from models.asm import disasm_insn
+from models.checker import CheckReport, check_vector
+from models.config import VtaConfig
+from models.executor import ExecResult, ProgramError, fetch_program, run_vector, written_images
+from models.isa import MemType, Opcode
+from models.vector import Image, Vector
+from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
+from tb.uvm.faults import BUS_ERROR_RATE, Fault
+from tb.uvm.faults import fault as fault_of
+from tb.uvm.jobs import Job
+from tb.uvm.profiles import SLOWDOWN
+from tb.uvm.watchdog import cycle_bound, stall_window, work_estimate
+
+#: Memory types whose LOADs carry data (not instructions or micro-ops, whose corruption could
+#: hang the program instead of changing its result).
+DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
+
+
+@dataclass
+class Prepared:
+    """What the model says about a program before it runs."""
+
+    vector: Vector
+    insns: list[dict]
+    expect: list[Image]
+    result: ExecResult | None
+    check: CheckReport
+    bound: int  # cycles from launch to DONE (tb/uvm/watchdog.py)
+    stall: int  # cycles without progress after which the DUT has stopped
+    expected: int  # cycles the work takes without backpressure (an over-estimate)
+    info: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a running program is held to (tb/uvm/watchdog.py): cycles since launch, cycles
+    without progress, and wall-clock seconds (``--timeout``; None: no wall limit)."""
+
+    bound: int
+    stall: int
+    wall: float | None = None
+
+
+@dataclass
+class MemoryFaults:
+    """What the memory agent does wrong on purpose during a job (tb/uvm/faults.py)."""
+
+    errors: BusErrorPlan = field(default_factory=BusErrorPlan)
+    corrupt: list[tuple[int, int]] = field(default_factory=list)  # flip a bit in the first read
+    fail_reads: list[tuple[int, int]] = field(default_factory=list)  # the model itself fails
+
+
+def predict(vector: Vector, job: Job) -> tuple[Prepared, list[str]]:
+    """The model's prediction of a program, and the reasons (if any) it has no single result."""
+    cfg = vector.config
+    problems = []
+    check = check_vector(vector, cmd_queue_depth=cfg.cmd_queue_depth,
+                         token_queue_depth=cfg.token_queue_depth)
+    if not check.ok and not job.deadlock:
+        problems.append(f"the program is not well-formed, so it has no single defined result:\n"
+                        f"    {check.format()}")
+    try:
+        result: ExecResult | None = run_vector(vector)
+    except ProgramError as exc:
+        result = None
+        if vector.expect is None and not job.deadlock:
+            problems.append(f"the golden model cannot run the program: {exc}")
+    expect = vector.expect if vector.expect is not None else (written_images(result) if result else [])
+    try:
+        insns = fetch_program(cfg, vector.dram(), vector.insn_addr, vector.insn_count)
+    except ProgramError:
+        insns = [i for i in check.insns if i is not None]
+    slowdown = SLOWDOWN[job.profile]
+    return Prepared(vector, insns, expect, result, check, cycle_bound(cfg, insns, slowdown),
+                    stall_window(insns, slowdown), work_estimate(cfg, insns)), problems
+
+
+@dataclass
+class JobContext:
+    """One program job: the job, its vector, its configuration's name, the model's prediction
+    and the limits it runs under."""
+
+    job: Job
+    vector: Vector
+    config_name: str
+    prediction: Prepared
+    limits: Limits
+
+    @classmethod
+    def build(cls, job: Job, vector: Vector, config_name: str,
+              wall: float | None = None) -> tuple["JobContext", list[str]]:
+        """The context of ``job`` running ``vector``; the second value lists the model's problems."""
+        prediction, problems = predict(vector, job)
+        return cls(job, vector, config_name, prediction,
+                   Limits(prediction.bound, prediction.stall, wall)), problems
+
+    # --- what the components ask -----------------------------------------------------------
+    @property
+    def cfg(self) -> VtaConfig:
+        return self.vector.config
+
+    @property
+    def fault(self) -> Fault:
+        return fault_of(self.job.fault)
+
+    @property
+    def insns(self) -> list[dict]:
+        """The program's instructions, as fetched from DRAM (decoded)."""
+        return self.prediction.insns
+
+    @property
+    def expect(self) -> list[Image]:
+        """The images DRAM must hold after DONE."""
+        return self.prediction.expect
+
+    @property
+    def result(self) -> ExecResult | None:
+        """The executor's run (for the scoreboard's attribution), None if it cannot run."""
+        return self.prediction.result
+
+    @property
+    def expected_cycles(self) -> int:
+        """Cycles the work takes without backpressure (an over-estimate)."""
+        return self.prediction.expected
+
+    def describe(self, i: int) -> str:
+        """Instruction ``i`` of the program, disassembled ("?" if it does not decode)."""
+        insn = self.prediction.check.insns[i]
+        return disasm_insn(self.cfg, insn) if insn else "?"
+
+    def store_ranges(self) -> list[tuple[int, int, int]]:
+        """(address, bytes, instruction index) of every DRAM range a STORE writes."""
+        return self.prediction.check.dram_write_ranges()
+
+    def data_reads(self) -> list[tuple[int, int]]:
+        """[lo, hi) of every byte a LOAD of INP/WGT/ACC/ACC_8BIT reads."""
+        check = self.prediction.check
+        return [(a, a + n) for i, fp in enumerate(check.footprints)
+                if (insn := check.insns[i]) and insn["opcode"] == Opcode.LOAD
+                and insn["memory_type"] in DATA_TYPES for a, n in fp.dram_reads]
+
+    def memory_faults(self) -> MemoryFaults:
+        """The memory-side faults of the job's fault (fresh each call: error plans are seeded)."""
+        name = self.job.fault
+        return MemoryFaults(self.bus_errors(),
+                            corrupt=self.data_reads() if name == "corrupt-read" else [],
+                            fail_reads=self.data_reads()[:1] if name == "unrequested-slverr" else [])
+
+    def bus_errors(self) -> BusErrorPlan:
+        """The error responses the job's fault asks the memory to give."""
+        spec = self.fault.bus_error
+        if spec is None or spec[0] == "unrequested":
+            return BusErrorPlan()
+        where, resp = spec
+        if where == "random":
+            return BusErrorPlan(rate=BUS_ERROR_RATE, seed=self.job.seed)
+        if where == "fetch":
+            lo, hi = self.vector.insn_addr, self.vector.insn_addr + 16
+        elif where == "read":
+            lo, hi = self.data_reads()[0]
+        else:
+            lo, n, _ = self.store_ranges()[0]
+            hi = lo + n
+        kind = "write" if where == "write" else "read"
+        return BusErrorPlan([ErrorRange(kind, lo, hi, ERROR_RESPS[resp])], seed=self.job.seed)
+
+    def issuer(self, event: BusErrorEvent, bus_bytes: int) -> str:
+        """The instruction(s) whose bus access got the error response, from the footprints."""
+        v, check = self.vector, self.prediction.check
+        lo = event.addr
+        hi = lo + (event.beats * bus_bytes if event.channel == "B" else bus_bytes - lo % bus_bytes)
+        if event.channel == "R" and lo < v.insn_addr + 16 * v.insn_count and v.insn_addr < hi:
+            first = max(0, (lo - v.insn_addr) // 16)
+            last = min(v.insn_count - 1, (hi - 1 - v.insn_addr) // 16)
+            return f"the instruction fetch of insns #{first}..#{last}"
+        names = []
+        for i, fp in enumerate(check.footprints):
+            ranges = fp.dram_writes if event.channel == "B" else fp.dram_reads
+            if check.insns[i] and any(a < hi and lo < a + n for a, n in ranges):
+                names.append(f"#{i} {self.describe(i)}")
+        if not names:
+            return "no instruction of the program (the access lies outside every footprint)"
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        return "insn " + "; ".join(names[:3]) + more
