@@ -20,8 +20,7 @@ from pathlib import Path
 
 from models.argtypes import OneLineParser
 from models.config import load_config
-from models.isa import Opcode, insns_from_bytes
-from models.spec import MEMORY
+from models.predict import predict
 from models.vector import load_vector, save_vector
 from tb import sweep_programs as P
 from tb.uvm.api import explain, program_jobs, run_jobs
@@ -62,17 +61,14 @@ def measure(sim: str, config: str, workdir: Path) -> list[tuple[str, float, str,
 
 
 def _load_module_bytes(vector_dir: Path) -> int:
-    """DRAM bytes the load module's LOADs move, from the program itself.
+    """DRAM bytes the load module's LOADs move, from the model's prediction of the program.
 
     RD_BYTES also counts instruction fetch and micro-op loads, which share the read
     channel but are not the load module's work.
     """
-    vector = load_vector(vector_dir)
-    cfg = vector.config
-    data = vector.dram().read_bytes(vector.insn_addr, 16 * vector.insn_count)
-    elem = {mt: info.elem_bytes(cfg) for mt, info in MEMORY.items() if info.load_module == "load"}
-    return sum(i["x_size"] * i["y_size"] * elem[i["memory_type"]] for i in insns_from_bytes(cfg, data)
-               if i["opcode"] == Opcode.LOAD and i["memory_type"] in elem)
+    prediction = predict(load_vector(vector_dir))
+    return sum(cost.dram_read for module, cost in
+               zip(prediction.program.modules, prediction.costs, strict=True) if module == "load")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,6 +14,7 @@
 //   7 never let a read address through     (watchdog: the read path deadlocks, no progress)
 //   8 hang the simulator itself: a zero-delay loop, as a combinational loop can; Python
 //     never runs again, so only the runner's --timeout backstop (SIGALRM) ends it
+//   9 GEMM_UOPS (0x24) reads one more than the design counted (counter check)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -137,6 +138,14 @@ module vta_axi_fault #(
     wire f_4k    = tb_fault == 4'd5;
     wire f_xaddr = tb_fault == 4'd6;
     wire f_arstuck = tb_fault == 4'd7;
+    wire f_count   = tb_fault == 4'd9;
+
+    // address of the control-port read in flight (for the counter fault)
+    reg [LITE_AW-1:0] lite_raddr;
+    always @(posedge ap_clk) begin
+        if (!ap_rst_n) lite_raddr <= {LITE_AW{1'b0}};
+        else if (s_axi_control_arvalid && s_axi_control_arready) lite_raddr <= s_axi_control_araddr;
+    end
 
     always @(posedge ap_clk) begin : sim_hang
         while (tb_fault == 4'd8) begin end
@@ -190,7 +199,7 @@ module vta_axi_fault #(
     assign ds_araddr             = s_axi_control_araddr;
     assign ds_arvalid            = s_axi_control_arvalid;
     assign s_axi_control_arready = ds_arready;
-    assign s_axi_control_rdata   = ds_rdata;
+    assign s_axi_control_rdata   = (f_count && lite_raddr == 'h24) ? ds_rdata + 32'd1 : ds_rdata;
     assign s_axi_control_rresp   = ds_rresp;
     assign s_axi_control_rvalid  = ds_rvalid;
     assign ds_rready             = s_axi_control_rready;

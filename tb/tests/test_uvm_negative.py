@@ -37,6 +37,8 @@ EXPECTED = {
     "fault-slverr-fetch": ("bus-error", ["SLVERR on R at cycle", "issued by the instruction fetch "
                                          "of insns #0..#", "(bit 31)"]),
     "fault-bus-error-random": ("bus-error", ["on ", "issued by", "The DUT flagged it"]),
+    "fault-counter-skew": ("counter", ["the RTL's counters after DONE differ from the model",
+                                       "GEMM_UOPS reads", "the model predicts"]),
     "fault-unrequested-slverr": ("protocol", ["m_axi_gmem R channel", "[unexpected-response]",
                                               "RRESP = SLVERR where the test injected OKAY"]),
 }

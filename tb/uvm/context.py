@@ -6,26 +6,26 @@ registers and hands it to every component that needs it, through one explicit ca
 * ``env.memory.start_job(ctx)``: fresh DRAM from the vector, the job's backpressure profile,
   its memory-side faults and error responses (:meth:`JobContext.memory_faults`);
 * ``env.stray.start_job(ctx)``: the STORE footprints every write must stay inside;
-* ``env.scoreboard.check(ctx, dram)``: the expected images after DONE;
+* ``env.scoreboard.check(ctx, dram)`` and ``check_counters(ctx, counters)``: the expected
+  images and the RTL counters' expected values after DONE;
 * ``env.coverage.program_done(ctx)`` (coverage on): the instructions the program executed;
 * ``diagnose(env, ctx)`` (tb/uvm/status.py) and the poll sequence's ``ctx.limits``: the
   watchdog's instruction list and limits.
 
-No component's attribute is set from outside. Components ask the context (``ctx.insns``,
-``ctx.describe(i)``, ``ctx.store_ranges()``, ...) rather than the prediction itself, so the
-prediction is one field that can be swapped: today :class:`Prepared`, built by
-:func:`predict` from the model's checker and executor; later one prediction step of the
-model that also predicts the RTL's counters.
+No component's attribute is set from outside. The prediction is the model's one prediction
+step (:func:`models.predict.predict`: one decode of the program for the checker, the
+executor, the costs and the counters); components ask the context (``ctx.insns``,
+``ctx.describe(i)``, ``ctx.store_ranges()``, ...) rather than the prediction itself.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from models.asm import disasm_insn
-from models.checker import CheckReport, check_vector
 from models.config import VtaConfig
-from models.executor import ExecResult, ProgramError, fetch_program, run_vector, written_images
+from models.executor import ExecResult
 from models.isa import MemType, Opcode
+from models.predict import Prediction, predict
 from models.vector import Image, Vector
 from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
 from tb.uvm.faults import BUS_ERROR_RATE, Fault
@@ -37,21 +37,6 @@ from tb.uvm.watchdog import cycle_bound, stall_window, work_estimate
 #: Memory types whose LOADs carry data (not instructions or micro-ops, whose corruption could
 #: hang the program instead of changing its result).
 DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
-
-
-@dataclass
-class Prepared:
-    """What the model says about a program before it runs."""
-
-    vector: Vector
-    insns: list[dict]
-    expect: list[Image]
-    result: ExecResult | None
-    check: CheckReport
-    bound: int  # cycles from launch to DONE (tb/uvm/watchdog.py)
-    stall: int  # cycles without progress after which the DUT has stopped
-    expected: int  # cycles the work takes without backpressure (an over-estimate)
-    info: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,29 +58,17 @@ class MemoryFaults:
     fail_reads: list[tuple[int, int]] = field(default_factory=list)  # the model itself fails
 
 
-def predict(vector: Vector, job: Job) -> tuple[Prepared, list[str]]:
-    """The model's prediction of a program, and the reasons (if any) it has no single result."""
-    cfg = vector.config
-    problems = []
-    check = check_vector(vector, cmd_queue_depth=cfg.cmd_queue_depth,
-                         token_queue_depth=cfg.token_queue_depth)
-    if not check.ok and not job.deadlock:
-        problems.append(f"the program is not well-formed, so it has no single defined result:\n"
-                        f"    {check.format()}")
-    try:
-        result: ExecResult | None = run_vector(vector)
-    except ProgramError as exc:
-        result = None
-        if vector.expect is None and not job.deadlock:
-            problems.append(f"the golden model cannot run the program: {exc}")
-    expect = vector.expect if vector.expect is not None else (written_images(result) if result else [])
-    try:
-        insns = fetch_program(cfg, vector.dram(), vector.insn_addr, vector.insn_count)
-    except ProgramError:
-        insns = [i for i in check.insns if i is not None]
-    slowdown = SLOWDOWN[job.profile]
-    return Prepared(vector, insns, expect, result, check, cycle_bound(cfg, insns, slowdown),
-                    stall_window(insns, slowdown), work_estimate(cfg, insns)), problems
+def problems_of(prediction: Prediction, job: Job) -> list[str]:
+    """Why the program has no single defined result (nothing for a job meant to deadlock)."""
+    if job.deadlock:
+        return []
+    out = []
+    if not prediction.report.ok:
+        out.append(f"the program is not well-formed, so it has no single defined result:\n"
+                   f"    {prediction.report.format()}")
+    if prediction.expect is None:
+        out.append(f"the golden model cannot run the program: {prediction.error}")
+    return out
 
 
 @dataclass
@@ -106,16 +79,19 @@ class JobContext:
     job: Job
     vector: Vector
     config_name: str
-    prediction: Prepared
+    prediction: Prediction
     limits: Limits
+    expected_cycles: int  # cycles the work takes without backpressure (an over-estimate)
 
     @classmethod
     def build(cls, job: Job, vector: Vector, config_name: str,
               wall: float | None = None) -> tuple["JobContext", list[str]]:
         """The context of ``job`` running ``vector``; the second value lists the model's problems."""
-        prediction, problems = predict(vector, job)
-        return cls(job, vector, config_name, prediction,
-                   Limits(prediction.bound, prediction.stall, wall)), problems
+        prediction = predict(vector)
+        cfg, insns, slowdown = vector.config, prediction.insns, SLOWDOWN[job.profile]
+        limits = Limits(cycle_bound(cfg, insns, slowdown), stall_window(insns, slowdown), wall)
+        return (cls(job, vector, config_name, prediction, limits, work_estimate(cfg, insns)),
+                problems_of(prediction, job))
 
     # --- what the components ask -----------------------------------------------------------
     @property
@@ -128,13 +104,13 @@ class JobContext:
 
     @property
     def insns(self) -> list[dict]:
-        """The program's instructions, as fetched from DRAM (decoded)."""
+        """The program's decodable instructions, in program order."""
         return self.prediction.insns
 
     @property
     def expect(self) -> list[Image]:
         """The images DRAM must hold after DONE."""
-        return self.prediction.expect
+        return self.prediction.expect or []
 
     @property
     def result(self) -> ExecResult | None:
@@ -142,22 +118,22 @@ class JobContext:
         return self.prediction.result
 
     @property
-    def expected_cycles(self) -> int:
-        """Cycles the work takes without backpressure (an over-estimate)."""
-        return self.prediction.expected
+    def counters(self) -> dict[str, int] | None:
+        """The RTL counters' values at DONE (models/predict.py), None if not well-formed."""
+        return self.prediction.counters
 
     def describe(self, i: int) -> str:
         """Instruction ``i`` of the program, disassembled ("?" if it does not decode)."""
-        insn = self.prediction.check.insns[i]
+        insn = self.prediction.report.insns[i]
         return disasm_insn(self.cfg, insn) if insn else "?"
 
     def store_ranges(self) -> list[tuple[int, int, int]]:
         """(address, bytes, instruction index) of every DRAM range a STORE writes."""
-        return self.prediction.check.dram_write_ranges()
+        return self.prediction.report.dram_write_ranges()
 
     def data_reads(self) -> list[tuple[int, int]]:
         """[lo, hi) of every byte a LOAD of INP/WGT/ACC/ACC_8BIT reads."""
-        check = self.prediction.check
+        check = self.prediction.report
         return [(a, a + n) for i, fp in enumerate(check.footprints)
                 if (insn := check.insns[i]) and insn["opcode"] == Opcode.LOAD
                 and insn["memory_type"] in DATA_TYPES for a, n in fp.dram_reads]
@@ -189,7 +165,7 @@ class JobContext:
 
     def issuer(self, event: BusErrorEvent, bus_bytes: int) -> str:
         """The instruction(s) whose bus access got the error response, from the footprints."""
-        v, check = self.vector, self.prediction.check
+        v, check = self.vector, self.prediction.report
         lo = event.addr
         hi = lo + (event.beats * bus_bytes if event.channel == "B" else bus_bytes - lo % bus_bytes)
         if event.channel == "R" and lo < v.insn_addr + 16 * v.insn_count and v.insn_addr < hi:

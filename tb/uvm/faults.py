@@ -43,6 +43,8 @@ FAULTS: dict[str, Fault] = {
     "ar-stuck": Fault(7, "watchdog"),
     # the runner kills the process (SIGALRM) and records the job as an "error"
     "sim-hang": Fault(8, "error", needs_timeout=True),
+    # GEMM_UOPS reads one too many: the counters are checked against the model
+    "counter-skew": Fault(9, "counter", vector="gemm_basic"),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),

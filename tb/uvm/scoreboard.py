@@ -1,9 +1,15 @@
-"""Scoreboard: final DRAM against the expected images, explained by models.compare.
+"""Scoreboard: final DRAM against the expected images, and the RTL's counters against the
+model's prediction.
 
 Expected bytes come from the vector's ``expect`` when it has one, otherwise from the
 golden model. Mismatches are reported with address, OUT element and lane, expected and
 actual values and the STORE (index and disassembly) that should have written them. A
 comparison of zero bytes is a failure: a test that checks nothing must not pass.
+
+The counters that count work rather than time (micro-ops, bytes read and written,
+instructions dispatched and completed per module: models/predict.py) must equal the
+model's values on every completed program; a design that gets the data right while
+skipping or repeating work shows up here (verdict kind ``counter``).
 """
 from __future__ import annotations
 
@@ -40,3 +46,14 @@ class Scoreboard(uvm_component):
             report("scoreboard", "final DRAM differs from the expected images: "
                    + cmp.format(REPORT_LIMIT).replace("\n", "\n    "))
         return cmp
+
+    def check_counters(self, ctx: "JobContext", counters: dict[str, int]) -> None:
+        """The RTL's counters after DONE against ``ctx.counters`` (skipped if not predicted)."""
+        want = ctx.counters
+        if want is None:
+            return
+        wrong = [f"{name} reads {counters[name]}, the model predicts {value}"
+                 for name, value in want.items() if counters[name] != value]
+        if wrong:
+            self.verdict.fail("counter", "the RTL's counters after DONE differ from the model "
+                              "(models/predict.py): " + "; ".join(wrong))

@@ -251,6 +251,8 @@ class RunProgramVseq(uvm_sequence):
             return
         cmp = self.env.scoreboard.check(ctx, self.env.memory.dram)
         self.info["compared_bytes"] = cmp.compared_bytes
+        if not self.verdict.failures:
+            self.env.scoreboard.check_counters(ctx, self.info["counters"])
         if self.env.coverage is not None:
             self.env.coverage.program_done(ctx)
 
