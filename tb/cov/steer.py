@@ -65,7 +65,7 @@ def _memtype(b: Bin, rng: random.Random) -> dict[str, Any]:
     return {knob: 8.0} if knob else {}
 
 
-RULES: tuple[Steer, ...] = (
+STEERS: tuple[Steer, ...] = (
     Steer(lambda b: b[0].startswith("load.") and b[0].endswith(("pad_0", "pad_1")) and b[1] != "0",
           lambda b, r: {"pad_prob": 1.0, "pad15_prob": 1.0 if b[1] == "15" else 0.3}),
     Steer(lambda b: b[0] == "mem.x_stride" and b[1].endswith("greater"),
@@ -97,7 +97,7 @@ RULES: tuple[Steer, ...] = (
 
 def rule_for(b: Bin) -> Steer | None:
     """The first rule that reaches bin ``b``, or None."""
-    return next((r for r in RULES if r.matches(b)), None)
+    return next((r for r in STEERS if r.matches(b)), None)
 
 
 def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | None, list[Bin]]:
