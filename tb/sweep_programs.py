@@ -95,6 +95,40 @@ def perf_overlap(cfg: VtaConfig, chunks: int = 6, n_inp: int = 64, n_wgt: int = 
     return _model_expect(p.build("perf: double-buffered loads overlapping GEMM"))
 
 
+def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64) -> Vector:
+    """C = A x B^T for n x n int8 matrices, blocked as TVM's VTA GEMM benchmark does: the
+    weights loaded once, then tiles of ``rows`` rows of A on ``vt`` virtual threads (SRAM
+    slots handed over by tokens, so the LOAD of the next tile overlaps the GEMM of this
+    one and the STORE of the last), each tile one reset GEMM and one GEMM over a micro-op
+    kernel of (output block, input block) pairs looped over the tile's rows. GEMM-bound:
+    n^3 / block^2 micro-ops; the benchmark program of `make bench`."""
+    assert cfg.batch == 1 and n % cfg.block_in == 0 and cfg.block_in == cfg.block_out
+    rng = np.random.default_rng(256)
+    nb = n // cfg.block_in
+    tiles = n // rows
+    assert rows * nb * vt <= min(cfg.inp_depth, cfg.acc_depth) and nb * nb <= cfg.wgt_depth
+    p = _prog(cfg)
+    a = p.alloc("inp", n * nb, _rand(rng, n * nb * cfg.inp_bytes))
+    b = p.alloc("wgt", nb * nb, _rand(rng, nb * nb * cfg.wgt_bytes))
+    out = p.alloc("out", n * nb)
+    p.load("wgt", 0, b, 1, nb * nb)
+    slot = rows * nb  # elements of one tile in INP and in ACC
+    reset = {t: [(t * slot + j, 0, 0) for j in range(nb)] for t in range(vt)}
+    kernel = {t: [(t * slot + j, t * slot + k, j * nb + k) for j in range(nb) for k in range(nb)]
+              for t in range(vt)}
+    for i in range(tiles):
+        t = i % vt
+        p.load("inp", t * slot, a + i * slot, 1, slot, pop_next=i >= vt, push_next=True)
+        p.gemm(reset[t], (rows, 1), dst=(nb, 0), reset=True, pop_prev=True, pop_next=i >= vt)
+        p.gemm(kernel[t], (rows, 1), dst=(nb, 0), src=(nb, 0),
+               push_prev=i + vt < tiles, push_next=True)
+        p.store(t * slot, out + i * slot, rows, nb, pop_prev=True,
+                push_prev=i + vt < tiles or i == tiles - 1)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"perf: blocked GEMM {n}x{n}x{n}, {vt} virtual threads, "
+                                 f"tiles of {rows} rows"))
+
+
 def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) -> Vector:
     """A small end-to-end program touching every instruction form: padded LOADs of INP,
     WGT, ACC and ACC_8BIT, GEMM with loops, every ALU op (register and immediate, SHR both

@@ -6,7 +6,7 @@
 // that the testbench's checkers must catch (tb/uvm/faults.py names them):
 //   1 flip bit FLIP_BIT of AWADDR          (stray write)
 //   2 drop WLAST                           (protocol: beat count / WLAST)
-//   3 change WDATA while WVALID && !WREADY (protocol: payload stability)
+//   3 invert WDATA while WVALID && !WREADY (protocol: payload stability)
 //   4 extra BVALID on the control port when a read address is accepted
 //                                          (protocol: response without request)
 //   5 move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
@@ -124,13 +124,6 @@ module vta_axi_fault #(
 );
     localparam [ADDR_W-1:0] FLIP = {{(ADDR_W-1){1'b0}}, 1'b1} << FLIP_BIT;
 
-    // Toggles every cycle: XORed into WDATA while the beat waits, so it cannot stay stable.
-    reg wobble;
-    always @(posedge ap_clk) begin
-        if (!ap_rst_n) wobble <= 1'b0;
-        else           wobble <= ~wobble;
-    end
-
     wire f_flip  = tb_fault == 4'd1;
     wire f_wlast = tb_fault == 4'd2;
     wire f_wdata = tb_fault == 4'd3;
@@ -161,8 +154,8 @@ module vta_axi_fault #(
     assign m_axi_gmem_awburst = dm_awburst;
     assign m_axi_gmem_awvalid = dm_awvalid;
     assign dm_awready         = m_axi_gmem_awready;
-    assign m_axi_gmem_wdata   = (f_wdata && !m_axi_gmem_wready && wobble)
-                                ? ~dm_wdata : dm_wdata;
+    // while a beat waits its data is inverted, so it changes when ready comes (any stall length)
+    assign m_axi_gmem_wdata   = (f_wdata && !m_axi_gmem_wready) ? ~dm_wdata : dm_wdata;
     assign m_axi_gmem_wstrb   = dm_wstrb;
     assign m_axi_gmem_wlast   = dm_wlast & ~f_wlast;
     assign m_axi_gmem_wvalid  = dm_wvalid;

@@ -166,11 +166,11 @@ module vta_tb_mem #(
 
     // --- backpressure ---------------------------------------------------------------------
     wire st_aw, st_w, st_b, st_ar, st_r;
-    vta_tb_stall #(.RESP(0), .SALT(32'h1B87_3593)) u_st_aw (.clk(clk), .reseed(load), .profile(profile), .seed(seed), .stall(st_aw));
-    vta_tb_stall #(.RESP(0), .SALT(32'hCC9E_2D51)) u_st_w  (.clk(clk), .reseed(load), .profile(profile), .seed(seed), .stall(st_w));
-    vta_tb_stall #(.RESP(1), .SALT(32'h85EB_CA6B)) u_st_b  (.clk(clk), .reseed(load), .profile(profile), .seed(seed), .stall(st_b));
-    vta_tb_stall #(.RESP(0), .SALT(32'hC2B2_AE35)) u_st_ar (.clk(clk), .reseed(load), .profile(profile), .seed(seed), .stall(st_ar));
-    vta_tb_stall #(.RESP(1), .SALT(32'h27D4_EB2F)) u_st_r  (.clk(clk), .reseed(load), .profile(profile), .seed(seed), .stall(st_r));
+    vta_tb_stall #(.RESP(0), .SALT(32'h1B87_3593)) u_st_aw (.clk(clk), .rst_n(rst_n), .reseed(load), .profile(profile), .seed(seed), .stall(st_aw));
+    vta_tb_stall #(.RESP(0), .SALT(32'hCC9E_2D51)) u_st_w  (.clk(clk), .rst_n(rst_n), .reseed(load), .profile(profile), .seed(seed), .stall(st_w));
+    vta_tb_stall #(.RESP(1), .SALT(32'h85EB_CA6B)) u_st_b  (.clk(clk), .rst_n(rst_n), .reseed(load), .profile(profile), .seed(seed), .stall(st_b));
+    vta_tb_stall #(.RESP(0), .SALT(32'hC2B2_AE35)) u_st_ar (.clk(clk), .rst_n(rst_n), .reseed(load), .profile(profile), .seed(seed), .stall(st_ar));
+    vta_tb_stall #(.RESP(1), .SALT(32'h27D4_EB2F)) u_st_r  (.clk(clk), .rst_n(rst_n), .reseed(load), .profile(profile), .seed(seed), .stall(st_r));
 
     // --- queues -----------------------------------------------------------------------------
     reg [AW-1:0]  ar_addr [0:QD-1];

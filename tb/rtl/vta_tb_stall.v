@@ -9,12 +9,14 @@
 //                     channels (RESP = 1) hold back in runs of 0..24 cycles between free
 //                     runs of 1..12
 //   profile 3 bursty: stall windows of 8..64 cycles between free windows of 16..96
-// reseed restarts the sequence (at the start of every job).
+// reseed restarts the sequence (at the start of every job); reset gives it a known state
+// before the first reseed.
 module vta_tb_stall #(
     parameter integer RESP = 0,
     parameter [31:0]  SALT = 32'h9E37_79B9
 ) (
     input  wire        clk,
+    input  wire        rst_n,
     input  wire        reseed,
     input  wire [1:0]  profile,
     input  wire [31:0] seed,
@@ -34,7 +36,11 @@ module vta_tb_stall #(
     wire [7:0] free_len  = heavy ? 8'd1 + {4'd0, x[19:16]} % 8'd12 : 8'd16 + {1'd0, x[22:16]} % 8'd81;
 
     always @(posedge clk) begin
-        if (reseed) begin
+        if (!rst_n) begin
+            x        <= 32'd1;
+            in_stall <= 1'b0;
+            left     <= 8'd0;
+        end else if (reseed) begin
             x        <= (start == 32'd0) ? 32'd1 : start;
             in_stall <= 1'b0;
             left     <= 8'd0;

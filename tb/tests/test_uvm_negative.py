@@ -1,12 +1,14 @@
 """Each checker fires when it must: faults injected through the memory agent or the
 test-only wrapper (tb/rtl/vta_axi_fault.v), a deadlocking program, an empty comparison.
-Every case asserts the specific checker and message, not just "something failed"."""
+Every case asserts the specific checker and message, not just "something failed", and the
+same ones in both testbench modes: the full mode's Python checkers and the fast mode's
+in-simulation checkers (tb/uvm/fast.py) must reach the same verdict."""
 from __future__ import annotations
 
 import pytest
 
 from tb.uvm.jobs import Job
-from tb.uvm.pytest_support import SIMS, run
+from tb.uvm.pytest_support import MODES, SIMS, run
 from tb.uvm.run import negative_jobs
 from tb.uvm.summary import summary_table
 
@@ -49,9 +51,10 @@ ICARUS_ONLY = {"fault-aw-x"}
 
 
 @pytest.mark.sim
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sim", SIMS)
-def test_checkers_fire(sim: str) -> None:
-    results = run(sim, negative_jobs(1, sim))
+def test_checkers_fire(sim: str, mode: str) -> None:
+    results = run(sim, negative_jobs(1, sim), mode)
     expected = {n: e for n, e in EXPECTED.items() if n not in ICARUS_ONLY or sim == "icarus"}
     assert set(results) == set(expected)
     for name, (kind, texts) in expected.items():

@@ -17,7 +17,7 @@ from tb.runner import ROOT
 from tb.uvm.jobs import Job
 from tb.uvm.pytest_support import SIMS, run
 from tb.uvm.run import prepare_env, run_all
-from tb.uvm.vseq import PROGRESS_GAP
+from tb.uvm.watch import PROGRESS_GAP
 from tb.uvm.watchdog import STALL_BASE
 
 #: A GEMM of 16383 x 300 reset micro-ops: legal, a few seconds for the model, hours for a

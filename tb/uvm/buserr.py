@@ -154,3 +154,8 @@ class ResponseChecker:
                         f"the test injected {RESP_NAMES[want]} ({event.describe()})")
         elif resp != OKAY:
             self.events.append(event)
+
+    @property
+    def count(self) -> int:
+        """Error responses that reached the DUT this job."""
+        return len(self.events)

@@ -21,20 +21,52 @@ sequence hands it each program that reached DONE (``program_done(ctx)``).
 """
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Protocol
 
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
 
 from tb.cov.hook import CoverageCollector, attach
 from tb.uvm.buserr import ResponseChecker
+from tb.uvm.context import Limits
 from tb.uvm.host import HostAgent
 from tb.uvm.memory import MemoryAgent
 from tb.uvm.monitors import AxiLiteMonitor, AxiMonitor
+from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.protocol import AxiProtocolChecker
 from tb.uvm.sampler import EdgeSampler, Port
 from tb.uvm.scoreboard import Scoreboard
 from tb.uvm.stray import StrayWriteChecker
 from tb.uvm.verdict import Verdict
+from tb.uvm.watch import FullWatch, Report, Watcher
+
+
+class Env(Protocol):
+    """What the sequences need of an environment, in either mode (VtaEnv: full, FastEnv in
+    tb/uvm/fast.py: fast): the DUT, the verdict, the host agent, the memory, the checkers
+    the sequences talk to, and the simulation's cycle count."""
+
+    dut: Any
+    verdict: Verdict
+    host: HostAgent
+    memory: Any
+    stray: Any
+    scoreboard: Scoreboard
+    responses: Any
+    coverage: CoverageCollector | None
+    started: float
+
+    @property
+    def cycle(self) -> int: ...
+
+    @property
+    def bus_bytes(self) -> int: ...
+
+    def watch_done(self, limits: Limits, report: Report) -> Watcher: ...
+
+    def end_checks(self) -> bool: ...
+
+    def capacity(self) -> dict[str, list[bool]]: ...
 
 
 class CoverageTap(uvm_subscriber):
@@ -76,7 +108,7 @@ class VtaEnv(uvm_env):
         for tap, monitor in ((self.axi_tap, self.axi_monitor), (self.lite_tap, self.lite_monitor)):
             monitor.ap.connect(tap.analysis_export)
         report = lambda message: self.verdict.fail("protocol", message)  # noqa: E731
-        self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n, self.verdict)
+        self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n)
         for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
             self.sampler.attach(port, AxiProtocolChecker(port, report))
             self.sampler.attach(port, monitor)
@@ -85,3 +117,28 @@ class VtaEnv(uvm_env):
 
     def start_of_simulation_phase(self) -> None:
         self.sampler.start()
+        self.started = time.perf_counter()
+
+    @property
+    def cycle(self) -> int:
+        """Clock cycles since the simulation began (tb/rtl/vta_tb_top.v's counter)."""
+        return int(self.dut.tb_cycle.value)
+
+    @property
+    def bus_bytes(self) -> int:
+        return self.axi_port.data_bytes
+
+    def watch_done(self, limits: Limits, report: Report) -> Watcher:
+        """Poll CTRL through the host agent until DONE, under the job's limits."""
+        return FullWatch(self, limits, report)
+
+    def end_checks(self) -> bool:
+        """The in-simulation ordering checker's finding, if any, fails the job (True)."""
+        found = order_findings(self.dut.u_order)
+        if found:
+            self.verdict.fail(found[0][1], found[0][2])
+        return bool(found)
+
+    def capacity(self) -> dict[str, list[bool]]:
+        """Token counters and command queues driven to full during the job."""
+        return capacity(self.dut.u_order)

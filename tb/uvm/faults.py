@@ -28,7 +28,7 @@ class Fault:
 
 
 #: Error probability per read beat / written byte run of the "random" bus-error fault.
-BUS_ERROR_RATE = 0.02
+BUS_ERROR_RATE = 0.1
 
 
 FAULTS: dict[str, Fault] = {

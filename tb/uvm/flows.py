@@ -16,7 +16,7 @@ from models.config import VtaConfig, load_config
 from models.vector import Vector
 from tb.sweep_programs import mixed
 from tb.uvm.context import JobContext
-from tb.uvm.env import VtaEnv
+from tb.uvm.env import Env
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.regs import (
@@ -160,7 +160,7 @@ class UnmappedAfterRunSeq(RegMapSeq):
                 await self.expect(addr, 0, "unmapped offsets read 0, also after a program ran")
 
 
-async def read_reg(env: VtaEnv, offset: int) -> int:
+async def read_reg(env: Env, offset: int) -> int:
     """One register read through the host agent."""
     seq = ReadRegsSeq("read", [offset])
     await seq.start(env.host.seqr)
@@ -176,7 +176,7 @@ class LaunchVseq(uvm_sequence):
     every counter and, on fresh DRAM, writes the same results with the same counts.
     """
 
-    def __init__(self, name: str, env: VtaEnv, plan: Plan) -> None:
+    def __init__(self, name: str, env: Env, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
         self.vector: Vector = mixed(load_config(plan.config), LAUNCH_PROGRAM_SEED)
@@ -188,12 +188,12 @@ class LaunchVseq(uvm_sequence):
     async def started(self, ctx: JobContext, second_start: bool) -> int | None:
         """Launch (programming the registers first if ``second_start``); the CTRL value at DONE."""
         run, env = self.run, self.env
-        run.start_job(ctx)  # fresh DRAM: a relaunch must write its results again
+        await run.start_job(ctx)  # fresh DRAM: a relaunch must write its results again
         if second_start:
             launched = await run.program_and_launch()
         else:
             await LaunchSeq("relaunch").start(env.host.seqr)
-            launched = env.sampler.cycle
+            launched = env.cycle
         ctrl = await read_reg(env, CTRL)
         if ctrl != RUNNING:
             self.report(f"CTRL reads {ctrl:#x} right after an accepted START, expected "
@@ -201,7 +201,7 @@ class LaunchVseq(uvm_sequence):
             return None
         if second_start:
             await ClockCycles(env.dut.ap_clk, SECOND_START_DELAY)
-            elapsed = env.sampler.cycle - launched
+            elapsed = env.cycle - launched
             await LaunchSeq("ignored").start(env.host.seqr)
             cycles = await read_reg(env, CYCLES)
             if cycles < elapsed:
@@ -262,7 +262,7 @@ class RegMapVseq(uvm_sequence):
     """The register map from reset, the launch semantics (:class:`LaunchVseq`), then the
     unmapped offsets once more with the counters non-zero."""
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: None, plan: Plan) -> None:
+    def __init__(self, name: str, env: Env, job: Job, vector: None, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
         self.plan = plan
@@ -289,7 +289,7 @@ class ResetMidVseq(uvm_sequence):
     correct reset clears all of it, so the final run must match the model exactly.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, plan: Plan) -> None:
+    def __init__(self, name: str, env: Env, job: Job, vector: Vector, plan: Plan) -> None:
         super().__init__(name)
         self.env, self.job, self.vector, self.plan = env, job, vector, plan
         self.info: dict = {}
@@ -303,7 +303,7 @@ class ResetMidVseq(uvm_sequence):
         half = max(1, first.info["done_cycles"] // 2)
         await reset_dut(self.env.dut)
         interrupted = RunProgramVseq("interrupted", self.env, self.job, self.vector, self.plan)
-        interrupted.start_job(interrupted.prepare())
+        await interrupted.start_job(interrupted.prepare())
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)

@@ -1,11 +1,16 @@
 """Host agent: register accesses on the AXI4-Lite control port (spec section 5).
 
-Sequence items go through a sequencer to a driver that uses cocotbext-axi's
-AxiLiteMaster, so register traffic is produced the UVM way (sequences on a sequencer)
-without a hand-written bus model. The driver writes the read data and response back
-into the item, which the sequence reads after finish_item returns.
+Sequence items go through a sequencer to a driver, so register traffic is produced the UVM
+way (sequences on a sequencer) without a hand-written bus model. The driver writes the
+read data and response back into the item, which the sequence reads after finish_item
+returns. The driver's port depends on the testbench mode (``MODE`` in the ConfigDB): in
+the full mode cocotbext-axi's AxiLiteMaster drives the DUT's control port from Python; in
+the fast mode the Verilog host of tb/rtl/vta_tb_host.v does, through its mailbox
+(tb/uvm/fast.py: Mailbox), so Python wakes once per access.
 """
 from __future__ import annotations
+
+from typing import Any, Protocol
 
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from pyuvm import ConfigDB, uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
@@ -29,27 +34,49 @@ class RegItem(uvm_sequence_item):
         return f"{self.kind} {self.addr:#06x} = {self.data:#010x} resp={self.resp}"
 
 
-class HostDriver(uvm_driver):
-    """Executes RegItems with an AxiLiteMaster on the ``DUT``'s control port (ConfigDB)."""
+class ControlPort(Protocol):
+    """What the driver needs of a control-port master (both modes provide it)."""
 
-    def build_phase(self) -> None:
-        self.dut = ConfigDB().get(self, "", "DUT")
-        bus = AxiLiteBus.from_prefix(self.dut, "s_axi_control")
-        self.master = AxiLiteMaster(bus, self.dut.ap_clk, self.dut.ap_rst_n,
-                                    reset_active_level=False)
+    async def read(self, addr: int) -> tuple[int, int]: ...
+
+    async def write(self, addr: int, data: int, nbytes: int = 4) -> int: ...
+
+
+class LiteMasterPort:
+    """cocotbext-axi's AxiLiteMaster on the DUT's control port (the full mode)."""
+
+    def __init__(self, dut: Any) -> None:
+        bus = AxiLiteBus.from_prefix(dut, "s_axi_control")
+        self.master = AxiLiteMaster(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False)
         self.master.write_if.log.setLevel("WARNING")
         self.master.read_if.log.setLevel("WARNING")
+
+    async def read(self, addr: int) -> tuple[int, int]:
+        rsp = await self.master.read(addr, 4)
+        return int.from_bytes(rsp.data, "little"), int(rsp.resp)
+
+    async def write(self, addr: int, data: int, nbytes: int = 4) -> int:
+        return int((await self.master.write(addr, data.to_bytes(nbytes, "little"))).resp)
+
+
+class HostDriver(uvm_driver):
+    """Executes RegItems on the ``DUT``'s control port (ConfigDB), through the mode's port."""
+
+    def build_phase(self) -> None:
+        dut = ConfigDB().get(self, "", "DUT")
+        if ConfigDB().get(self, "", "MODE") == "fast":
+            from tb.uvm.fast import Mailbox
+            self.port: ControlPort = Mailbox(dut)
+        else:
+            self.port = LiteMasterPort(dut)
 
     async def run_phase(self) -> None:
         while True:
             item = await self.seq_item_port.get_next_item()
             if item.kind == "write":
-                rsp = await self.master.write(item.addr, item.data.to_bytes(item.nbytes, "little"))
-                item.resp = int(rsp.resp)
+                item.resp = await self.port.write(item.addr, item.data, item.nbytes)
             else:
-                rsp = await self.master.read(item.addr, 4)
-                item.data = int.from_bytes(rsp.data, "little")
-                item.resp = int(rsp.resp)
+                item.data, item.resp = await self.port.read(item.addr)
             self.seq_item_port.item_done()
 
 

@@ -117,7 +117,7 @@ class MemoryAgent(uvm_component):
         resp, self.target.write_resp = self.target.write_resp, OKAY
         return resp
 
-    def start_job(self, ctx: "JobContext") -> None:
+    async def start_job(self, ctx: "JobContext") -> None:
         """A fresh DRAM image (the vector's init images), the job's backpressure profile and
         its memory-side faults: corrupted read data, error responses, a failing model."""
         self.target.start(ctx.vector.dram(), ctx.memory_faults())
@@ -128,9 +128,19 @@ class MemoryAgent(uvm_component):
         """The responses the test injected this job on R (per beat) and B (per burst)."""
         return self.r_answers, self.b_answers
 
+    async def read_back(self, ctx: "JobContext") -> None:
+        """Nothing to do: the DUT wrote into the model's DRAM (:attr:`dram`) directly."""
+
     @property
     def dram(self) -> Dram:
         return self.target.dram
+
+    def status_line(self) -> str:
+        """What the slave still holds, for the watchdog's diagnosis."""
+        slave = self.slave
+        return (f"  memory  : slave holds {slave.write_if.aw_channel.count()} AW, "
+                f"{slave.write_if.w_channel.count()} W, {slave.read_if.ar_channel.count()} AR "
+                f"requests not yet served")
 
     @property
     def corrupted_at(self) -> int | None:

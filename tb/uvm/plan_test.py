@@ -26,9 +26,11 @@ from models.config import load_config
 from models.executor import ProgramError
 from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
-from tb.uvm.env import VtaEnv
+from tb.uvm.env import Env, VtaEnv
+from tb.uvm.fast import FastEnv, init_inputs
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.registry import for_mode
+from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.verdict import Verdict
 from tb.uvm.vseq import HostHung, failure_dir, reset_dut
 from tb.uvm.watchdog import backstop
@@ -39,7 +41,7 @@ class PlanTest(uvm_test):
 
     def build_phase(self) -> None:
         self.plan: Plan = ConfigDB().get(self, "", "PLAN")
-        self.env = VtaEnv("env", self)
+        self.env: Env = FastEnv("env", self) if self.plan.mode == "fast" else VtaEnv("env", self)
 
     def vector_for(self, job: Job) -> Vector | None:
         """The job's program: its vector, a random one from its seed, or None for a mode
@@ -77,7 +79,7 @@ class PlanTest(uvm_test):
 
     def save_failure(self, job: Job, vector: Vector | None) -> str:
         """Write the failing program as a vector plus the settings that reproduce it."""
-        out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job)
+        out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job, self.plan.mode)
         if vector is not None:
             save_vector(vector, out)
         else:
@@ -93,7 +95,7 @@ class PlanTest(uvm_test):
         dut = self.env.dut
         dut.ap_rst_n.value = 0
         await Timer(1, "ns")
-        Clock(dut.ap_clk, 10, unit="ns").start()
+        Clock(dut.ap_clk, PERIOD_NS, unit="ns", impl="gpi").start()  # no Python wake per edge
         await reset_dut(dut)
         verdict = self.env.verdict
         bad = []
@@ -102,7 +104,7 @@ class PlanTest(uvm_test):
                 signal.alarm(math.ceil(backstop(self.plan.timeout)))
             verdict.start(job.name)
             self.env.dut.tb_fault.value = 0
-            t0, c0 = time.perf_counter(), self.env.sampler.cycle
+            t0, c0 = time.perf_counter(), self.env.cycle
             try:
                 info, vector = await self.run_job(job)
             finally:
@@ -111,7 +113,8 @@ class PlanTest(uvm_test):
             passed = job.passed(failures)
             saved = self.save_failure(job, vector) if verdict.failures else ""
             verdict.finish(passed=passed, wall=round(wall, 3),
-                           sim_cycles=self.env.sampler.cycle - c0, saved=saved, **info)
+                           sim_cycles=self.env.cycle - c0, capacity=self.env.capacity(),
+                           saved=saved, **info)
             if not passed:
                 bad.append(job.name)
         signal.alarm(0)
@@ -127,9 +130,13 @@ async def run_plan(dut: Any) -> None:
     # stopped) while the agents are built, then PlanTest asserts it and starts the clock.
     dut.ap_rst_n.value = 1
     dut.tb_fault.value = 0
+    if plan.mode == "fast":
+        init_inputs(dut)
     logging.getLogger(f"cocotb.{dut._name}").setLevel(logging.WARNING)  # cocotbext banners
-    verdict = Verdict(Path(plan.results))
+    cycle = dut.u_tb.tb_cycle if plan.mode == "fast" else dut.tb_cycle
+    verdict = Verdict(Path(plan.results), now=lambda: int(cycle.value))
     ConfigDB().set(None, "*", "DUT", dut)
+    ConfigDB().set(None, "*", "MODE", plan.mode)
     ConfigDB().set(None, "*", "VERDICT", verdict)
     ConfigDB().set(None, "*", "PLAN", plan)
     await uvm_root().run_test(PlanTest, keep_set={ConfigDB})

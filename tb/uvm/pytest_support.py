@@ -7,12 +7,14 @@ from tb.uvm.jobs import Job
 from tb.uvm.run import prepare_env, run_all
 
 SIMS = ("icarus", "verilator")
+MODES = ("full", "fast")
 
 
-def run(sim: str, jobs: list[tuple[str, Job]]) -> dict[str, dict]:
-    """Run jobs on a simulator (one process per configuration); results by job name."""
+def run(sim: str, jobs: list[tuple[str, Job]], mode: str = "full") -> dict[str, dict]:
+    """Run jobs on a simulator in a testbench mode (one process per configuration); results
+    by job name."""
     prepare_env()
-    return {r["job"]: r for r in run_all(sim, jobs, parallel=1, waves=False)}
+    return {r["job"]: r for r in run_all(sim, jobs, parallel=1, waves=False, mode=mode)}
 
 
 sims = pytest.mark.parametrize("sim", SIMS)

@@ -43,7 +43,7 @@ from tb.uvm.registry import (
     for_mode,
     make_jobs,
 )
-from tb.uvm.simbuild import TIMESCALE, TOPLEVEL, BuildError, build
+from tb.uvm.simbuild import MODES, TIMESCALE, TOPLEVELS, BuildError, build
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -171,19 +171,21 @@ def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
 
 
 # --- running -----------------------------------------------------------------------------
-def repro_command(sim: str, config: str, job: Job) -> str:
+def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
     """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
+    head = f"python -m tb.uvm.run --sim {sim} --mode {mode}"
     if not for_mode(job.mode).program:
-        return f"python -m tb.uvm.run --sim {sim} --config {config} --test {for_mode(job.mode).name}"
-    return f"python -m tb.uvm.run --sim {sim} --vector {failure_dir(FAILURES, sim, job).relative_to(ROOT)}"
+        return f"{head} --config {config} --test {for_mode(job.mode).name}"
+    return f"{head} --vector {failure_dir(FAILURES, sim, job, mode).relative_to(ROOT)}"
 
 
 def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
-             timeout: float | None = None, progress: Progress | None = None) -> list[dict]:
+             timeout: float | None = None, progress: Progress | None = None,
+             mode: str = "full") -> list[dict]:
     """Run jobs in one simulator process, restarting after a crash; one result per job."""
     from cocotb_tools.runner import get_runner
 
-    bdir = build(sim, load_config(config), waves)
+    bdir = build(sim, load_config(config), waves, mode)
     results: list[dict] = []
     remaining = list(jobs)
     for attempt in range(MAX_RESTARTS + 1):
@@ -194,7 +196,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
         records = tdir / "results.jsonl"
         records.unlink(missing_ok=True)
         plan = Plan(sim, config, remaining, str(records), str(FAILURES),
-                    {j.name: repro_command(sim, config, j) for j in remaining}, timeout)
+                    {j.name: repro_command(sim, config, j, mode) for j in remaining}, timeout, mode)
         plan_path = tdir / "plan.json"
         plan.save(plan_path)
         log = tdir / "sim.log"
@@ -204,7 +206,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
                            len(remaining))
         reason = ""
         try:
-            get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVEL,
+            get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[mode],
                                  hdl_toplevel_lang="verilog",
                                  build_dir=str(bdir), test_dir=str(tdir), waves=waves,
                                  extra_env={"VTA_UVM_PLAN": str(plan_path)},
@@ -218,8 +220,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
         finally:
             if progress:
                 progress.forget(records)
-        done, crashed = parse_records(records, remaining, log, time.perf_counter() - t0, sim,
-                                      config, reason)
+        done, crashed = parse_records(records, plan, log, time.perf_counter() - t0, reason)
         results += done
         finished = {r["job"] for r in done}
         remaining = [j for j in remaining if j.name not in finished]
@@ -228,7 +229,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
             remaining = []
     results += [missing(j, log) for j in remaining]
     for r in results:
-        r.update(sim=sim, config=config)
+        r.update(sim=sim, config=config, mode=mode)
     return results
 
 
@@ -238,10 +239,10 @@ def missing(job: Job, log: Path) -> dict:
         "job_spec": job.__dict__}
 
 
-def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
-                  config: str, reason: str = "") -> tuple[list[dict], str | None]:
+def parse_records(path: Path, plan: Plan, log: Path, wall: float,
+                  reason: str = "") -> tuple[list[dict], str | None]:
     """End records of finished jobs, plus a failure record for the job the sim died in."""
-    by_name = {j.name: j for j in jobs}
+    by_name = {j.name: j for j in plan.jobs}
     ends: list[dict] = []
     current: str | None = None
     failures: list[dict] = []
@@ -262,13 +263,13 @@ def parse_records(path: Path, jobs: list[Job], log: Path, wall: float, sim: str,
                          "message": f"the simulator stopped during this job: {reason}see {log}"})
         ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
                      "wall": round(wall, 3), "job_spec": job.__dict__,
-                     "saved": save_crashed(sim, config, job, failures)})
+                     "saved": save_crashed(plan.sim, plan.config, job, failures, plan.mode)})
     return ends, current
 
 
-def save_crashed(sim: str, config: str, job: Job, failures: list[dict]) -> str:
+def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: str = "full") -> str:
     """Failure artifacts for a job whose simulator died (the sim could not write them)."""
-    out = failure_dir(FAILURES, sim, job)
+    out = failure_dir(FAILURES, sim, job, mode)
     try:
         if job.vector:
             save_vector(load_vector(job.vector), out)
@@ -279,7 +280,7 @@ def save_crashed(sim: str, config: str, job: Job, failures: list[dict]) -> str:
     out.mkdir(parents=True, exist_ok=True)
     (out / "tb_uvm.json").write_text(json.dumps({
         "sim": sim, "config": config, "job": job.__dict__,
-        "repro": repro_command(sim, config, job), "failures": failures},
+        "repro": repro_command(sim, config, job, mode), "failures": failures},
         indent=1))
     return str(out)
 
@@ -299,18 +300,18 @@ def split(jobs: list[Job], parts: int) -> list[list[Job]]:
 
 
 def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
-            timeout: float | None = None) -> list[dict]:
+            timeout: float | None = None, mode: str = "full") -> list[dict]:
     """Every job, grouped by configuration, ``parallel`` simulator processes at a time;
     progress lines while it runs (tb/uvm/progress.py)."""
     groups: dict[str, list[Job]] = {}
     for cfg, job in jobs:
         groups.setdefault(cfg, []).append(job)
     for cfg in groups:  # build first, serially: parallel runs share each build
-        build(sim, load_config(cfg), waves)
+        build(sim, load_config(cfg), waves, mode)
     tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
              for cfg, group in groups.items() for n, part in enumerate(split(group, parallel))]
     with Progress() as progress, ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves, timeout, progress)
+        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves, timeout, progress, mode)
                    for cfg, part, tag in tasks]
         return [r for f in futures for r in f.result()]
 
@@ -326,12 +327,15 @@ def print_failures(results: list[dict]) -> None:
         more = f"\n  ... ({len(lines) - MESSAGE_LINES} more lines in the job's tb_uvm.json)"
         text = "\n".join(lines[:MESSAGE_LINES]) + (more if len(lines) > MESSAGE_LINES else "")
         print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {text}")
-        print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec))}")
+        print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec), r.get('mode', 'full'))}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
+    p.add_argument("--mode", choices=MODES, default=os.environ.get("MODE") or "full",
+                   help="fast: memory, host and checkers in the simulation; full: Python bus "
+                        "models and monitors on every clock (README, Testbench modes)")
     p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
     p.add_argument("--vector", nargs="+", help="vector directories (or directories holding them)")
     p.add_argument("--test", choices=TESTS)
@@ -366,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs = choose_jobs(args)
         for config in {cfg for cfg, _ in jobs}:
             load_config(config)
-        results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout)
+        results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout, args.mode)
         print(summary_table(results))
         print_failures(results)
         if args.junit:

@@ -7,7 +7,6 @@ models sample them. Payload is only read while valid is high.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -106,12 +105,10 @@ class EdgeSampler:
     bookkeeping from an interrupted program never leaks into the next one.
     """
 
-    def __init__(self, clock: Any, reset_n: Any, verdict: Any = None) -> None:
+    def __init__(self, clock: Any, reset_n: Any) -> None:
         self.clock = clock
         self.reset_n = reset_n
-        self.verdict = verdict
         self.cycle = 0
-        self.started = time.perf_counter()
         self.ports: list[tuple[Port, list[Listener]]] = []
         self._task: cocotb.task.Task | None = None
 
@@ -124,7 +121,6 @@ class EdgeSampler:
 
     def start(self) -> None:
         if self._task is None:
-            self.started = time.perf_counter()  # wall time of cycle 0, for speed estimates
             self._task = cocotb.start_soon(self._run())
 
     async def _run(self) -> None:
@@ -132,8 +128,6 @@ class EdgeSampler:
         while True:
             await edge
             self.cycle += 1
-            if self.verdict is not None:
-                self.verdict.cycle = self.cycle
             if str(self.reset_n.value) != "1":
                 for _, listeners in self.ports:
                     for listener in listeners:

@@ -14,18 +14,26 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from models.config import VtaConfig
 from tb.cov.coverage_switch import coverage_args
 from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
-TOPLEVEL = "vta_tb_top"
+#: The toplevel of each testbench mode: full (Python bus models on vta_tb_top's ports) and
+#: fast (vta_tb_fast: memory, host and checkers in the simulation, tb/uvm/fast.py).
+TOPLEVELS = {"full": "vta_tb_top", "fast": "vta_tb_fast"}
+MODES = tuple(TOPLEVELS)
 TIMESCALE = ("1ns", "1ps")
+PERIOD_NS = 10  # the testbench clock (tb/uvm/plan_test.py); Timer waits convert cycles with it
 
 
-def sources() -> list[Path]:
-    return rtl_sources() + sorted(TB_RTL.glob("*.v"))
+def sources(sim: str = "icarus", mode: str = "full") -> list[Path]:
+    """The design, the test-only Verilog, and for the fast Verilator model its control file
+    (the signals Python may access)."""
+    extra = [TB_RTL / "vta_tb_fast.vlt"] if (sim, mode) == ("verilator", "fast") else []
+    return rtl_sources() + sorted(TB_RTL.glob("*.v")) + extra
 
 
 #: Environment variable naming a private build directory suffix: the regression's
@@ -33,16 +41,17 @@ def sources() -> list[Path]:
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
 
 
-def build_dir(sim: str, cfg: VtaConfig, waves: bool) -> Path:
+def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full") -> Path:
     suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
-    return BUILD_ROOT / (f"uvm-{config_key(cfg)}-{sim}{'-waves' if waves else ''}"
+    return BUILD_ROOT / (f"uvm-{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
+                         f"{'-waves' if waves else ''}"
                          f"{'-cov' if coverage_args(sim) else ''}{'-' + suffix if suffix else ''}")
 
 
-def _digest(sim: str, cfg: VtaConfig, waves: bool) -> str:
-    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVEL}:{coverage_args(sim)}".encode())
+def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str) -> str:
+    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVELS[mode]}:{coverage_args(sim)}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
-    for path in sources() + rtl_headers():
+    for path in sources(sim, mode) + rtl_headers():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -66,14 +75,14 @@ def check_tools(sim: str) -> None:
                              f"the suite's tools (README, Set-up)")
 
 
-def build(sim: str, cfg: VtaConfig, waves: bool = False) -> Path:
+def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full") -> Path:
     """Build (or reuse) the simulation model; returns its directory.
 
     A lock file serialises builds of one directory across processes (pytest-xdist
     workers and parallel runs share builds).
     """
     check_tools(sim)
-    bdir = build_dir(sim, cfg, waves)
+    bdir = build_dir(sim, cfg, waves, mode)
     try:
         bdir.parent.mkdir(parents=True, exist_ok=True)
         lock = open(bdir.parent / f".{bdir.name}.lock", "w")
@@ -82,14 +91,31 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False) -> Path:
                          f"{exc.strerror} (VTA_BUILD_ROOT moves it)") from None
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build_locked(sim, cfg, waves, bdir)
+        return _build_locked(sim, cfg, waves, mode, bdir)
 
 
-def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
-    from cocotb_tools.runner import get_runner
+def runner(sim: str, mode: str) -> Any:
+    """cocotb's runner for a simulator. The fast mode's Verilator model is built without
+    ``--public-flat-rw``: making every signal public keeps Verilator from optimising and
+    costs it about 4x in speed; the few signals Python reads there are marked public in the
+    test-only Verilog (``/*verilator public_flat_rd*/``)."""
+    from cocotb_tools.runner import Verilator, get_runner
 
+    if sim != "verilator" or mode != "fast":
+        return get_runner(sim)
+
+    class FastVerilator(Verilator):
+        def _build_command(self) -> list[Any]:
+            cmds = super()._build_command()
+            cmds[0] = [arg for arg in cmds[0] if arg != "--public-flat-rw"]
+            return cmds
+
+    return FastVerilator()
+
+
+def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path) -> Path:
     stamp = bdir / "uvm_build.stamp"
-    digest = _digest(sim, cfg, waves)
+    digest = _digest(sim, cfg, waves, mode)
     if stamp.exists() and stamp.read_text() == digest:
         return bdir
     if bdir.exists():
@@ -101,15 +127,15 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, bdir: Path) -> Path:
     os.environ.update(env)
     log = bdir / "build.log"
     try:
-        build_args = (["-Wno-fatal", "-O2", "--x-assign", "fast", "--x-initial", "fast"]
-                      + coverage_args(sim) if sim == "verilator" else [])
-        get_runner(sim).build(sources=[str(p) for p in sources()], includes=[str(RTL_DIR)],
-                              hdl_toplevel=TOPLEVEL,
+        build_args = (["-Wno-fatal", "-O3" if mode == "fast" else "-O2", "--x-assign", "fast",
+                       "--x-initial", "fast"] + coverage_args(sim) if sim == "verilator" else [])
+        runner(sim, mode).build(sources=[str(p) for p in sources(sim, mode)], includes=[str(RTL_DIR)],
+                              hdl_toplevel=TOPLEVELS[mode],
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
                               parameters=dict(cfg.values), build_args=build_args,
                               log_file=str(log))
     except (SystemExit, RuntimeError, subprocess.CalledProcessError, OSError) as exc:
-        raise BuildError(f"{sim} build of {TOPLEVEL} failed; see {log}") from exc
+        raise BuildError(f"{sim} build of {TOPLEVELS[mode]} failed; see {log}") from exc
     finally:
         for k, v in saved.items():
             if v is None:

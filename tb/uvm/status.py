@@ -33,7 +33,7 @@ from tb.uvm.regs import (
 
 if TYPE_CHECKING:
     from tb.uvm.context import JobContext
-    from tb.uvm.env import VtaEnv
+    from tb.uvm.env import Env
 
 #: Everything the diagnosis reads: the status words and the instruction counters.
 ALL = sorted({*STATUS_WORDS, DISPATCHED, *INSNS_DONE.values()})
@@ -83,14 +83,7 @@ def decode(regs: dict[int, int], cfg: VtaConfig, insns: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _memory_line(env: "VtaEnv") -> str:
-    slave = env.memory.slave
-    return (f"  memory  : slave holds {slave.write_if.aw_channel.count()} AW, "
-            f"{slave.write_if.w_channel.count()} W, {slave.read_if.ar_channel.count()} AR "
-            f"requests not yet served")
-
-
-async def diagnose(env: "VtaEnv", ctx: "JobContext") -> tuple[str, bool]:
+async def diagnose(env: "Env", ctx: "JobContext") -> tuple[str, bool]:
     """Read the status registers (bounded wait) and decode them against the job's program;
     True if the port hung."""
     seq = ReadRegsSeq("status", ALL)
@@ -99,6 +92,6 @@ async def diagnose(env: "VtaEnv", ctx: "JobContext") -> tuple[str, bool]:
     if not task.done():
         task.cancel()
         return ("  (status registers unreadable: the control port does not answer)\n"
-                + _memory_line(env), True)
+                + env.memory.status_line(), True)
     regs = {off: value for off, (value, _) in seq.values.items()}
-    return decode(regs, ctx.cfg, ctx.insns) + "\n" + _memory_line(env), False
+    return decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False

@@ -12,13 +12,13 @@ import json
 import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from cocotb.triggers import Event
 
 #: Failure kinds, one per checker; negative tests assert on these.
-KINDS = ("scoreboard", "stray-write", "protocol", "watchdog", "register", "no-compare",
-         "bus-error", "counter", "model", "error")
+KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "watchdog", "register",
+         "no-compare", "bus-error", "counter", "model", "error")
 
 
 @dataclass
@@ -36,13 +36,13 @@ class Failure:
 class Verdict:
     """Failures of the current job plus the event that ends it."""
 
-    def __init__(self, results: Path | None = None) -> None:
+    def __init__(self, results: Path | None = None, now: Callable[[], int] = lambda: 0) -> None:
         self.results = results
+        self.now = now  # the simulation's cycle count, stamped on every failure
         self.log = logging.getLogger("cocotb.vta.verdict")
         self.failures: list[Failure] = []
         self.failed = Event()
         self.job: str = ""
-        self.cycle = 0  # advanced by the edge sampler, read for time stamps
 
     def start(self, job: str) -> None:
         """Begin a new job: forget earlier failures and log the start (to attribute crashes)."""
@@ -55,7 +55,7 @@ class Verdict:
         """Record a failure of the current job; the first one ends the job."""
         if kind not in KINDS:
             raise ValueError(f"unknown failure kind {kind!r}")
-        failure = Failure(kind, message, self.cycle)
+        failure = Failure(kind, message, self.now())
         self.failures.append(failure)
         self.log.error("%s", failure)
         self.write({"event": "failure", "job": self.job, **asdict(failure)})

@@ -10,36 +10,33 @@ from __future__ import annotations
 import re
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import cocotb
-from cocotb.triggers import ClockCycles, First
+from cocotb.triggers import ClockCycles, First, Timer
 from pyuvm import uvm_sequence
 
 from models.vector import Vector
 from tb.uvm.buserr import BusErrorEvent
-from tb.uvm.context import JobContext, Limits
-from tb.uvm.env import VtaEnv
-from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq
+from tb.uvm.context import JobContext
+from tb.uvm.env import Env
+from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
 from tb.uvm.regs import (
     AXI_STATUS,
     BY_OFFSET,
     COUNTERS,
-    CTRL,
     CYCLES,
     DONE,
     ERROR,
     MODULES,
-    PROGRESS,
     RUNNING,
 )
+from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.status import diagnose
+from tb.uvm.watch import Watcher
 
-POLL_GAP = 16  # cycles between CTRL polls: DONE is seen at most this late
-PROGRESS_GAP = 1024  # cycles between reads of the progress counters (stall window >= 4096)
-REPORT_EVERY = 2.0  # seconds of wall time between progress records of a running job
 HOST_GRACE = 4000  # cycles a register access may take before the control port counts as hung
 #: Simulated cycles per second assumed for the "this will take days" note until the process
 #: has measured its own speed (README figures of this testbench).
@@ -59,54 +56,6 @@ async def reset_dut(dut: Any, cycles: int = 8) -> None:
     await ClockCycles(dut.ap_clk, 2)
 
 
-class WatchDoneSeq(RegSeq):
-    """Poll CTRL every POLL_GAP cycles until DONE or ERROR, holding the DUT to its limits.
-
-    Every PROGRESS_GAP cycles it also reads the progress counters (regs.PROGRESS): if none
-    moved for ``limits.stall`` cycles the DUT has stopped. ``outcome`` says how it ended:
-    "done" (``ctrl`` holds CTRL), "bound", "stalled" or "timeout"; "" if ``stop()`` ended it.
-    ``report(cycles, values)`` (progress counters by name) is called at most every
-    REPORT_EVERY seconds of wall time.
-    """
-
-    def __init__(self, name: str, clock: Any, now: Callable[[], int], limits: Limits,
-                 stop: Callable[[], bool], report: Callable[[int, dict[str, int]], None]) -> None:
-        super().__init__(name)
-        self.clock, self.now, self.limits, self.stop, self.report = clock, now, limits, stop, report
-        self.ctrl: int | None = None
-        self.outcome = ""
-        self.last_change = 0  # cycle (since launch) the progress counters last moved
-
-    async def body(self) -> None:
-        launched, t0 = self.now(), time.perf_counter()
-        values: dict[str, int] = {}
-        next_check, next_report = PROGRESS_GAP, t0 + REPORT_EVERY
-        while not self.stop():
-            value = (await self.read(CTRL)).data
-            if value & (DONE | ERROR):
-                self.ctrl, self.outcome = value, "done"
-                return
-            cycles = self.now() - launched
-            if cycles > self.limits.bound:
-                self.outcome = "bound"
-                return
-            if self.limits.wall is not None and time.perf_counter() - t0 > self.limits.wall:
-                self.outcome = "timeout"
-                return
-            if cycles >= next_check:
-                now_values = {name: (await self.read(off)).data for name, off in PROGRESS.items()}
-                if now_values != values:
-                    values, self.last_change = now_values, cycles
-                elif cycles - self.last_change > self.limits.stall:
-                    self.outcome = "stalled"
-                    return
-                next_check = cycles + PROGRESS_GAP
-                if time.perf_counter() >= next_report:
-                    self.report(cycles, values)
-                    next_report = time.perf_counter() + REPORT_EVERY
-            await ClockCycles(self.clock, POLL_GAP)
-
-
 class RunProgramVseq(uvm_sequence):
     """Load, program, launch, wait for DONE (watchdog), check: one program job.
 
@@ -115,7 +64,7 @@ class RunProgramVseq(uvm_sequence):
     the coverage collector.
     """
 
-    def __init__(self, name: str, env: VtaEnv, job: Job, vector: Vector, plan: Plan) -> None:
+    def __init__(self, name: str, env: Env, job: Job, vector: Vector, plan: Plan) -> None:
         super().__init__(name)
         self.env = env
         self.job = job
@@ -139,8 +88,8 @@ class RunProgramVseq(uvm_sequence):
 
     def note_long_run(self, bound: int) -> None:
         """Say before it starts if the program may take longer than LONG_RUN to simulate."""
-        elapsed = time.perf_counter() - self.env.sampler.started
-        measured = self.env.sampler.cycle / elapsed if self.env.sampler.cycle > 100_000 else 0
+        elapsed = time.perf_counter() - self.env.started
+        measured = self.env.cycle / elapsed if self.env.cycle > 100_000 else 0
         speed = measured or ASSUMED_SPEED.get(self.sim, 2000)
         estimate = bound / speed
         if estimate > LONG_RUN:
@@ -150,24 +99,24 @@ class RunProgramVseq(uvm_sequence):
             self.verdict.note(f"{self.job.name}: the program's bound is {bound:,} cycles, up to "
                               f"{when} at ~{speed:,.0f} cycles/s; {cap}")
 
-    def start_job(self, ctx: JobContext) -> None:
+    async def start_job(self, ctx: JobContext) -> None:
         """Hand the context to the memory agent and the stray-write checker; set the HDL fault."""
-        self.env.memory.start_job(ctx)
+        await self.env.memory.start_job(ctx)
         self.env.stray.start_job(ctx)
         self.dut.tb_fault.value = ctx.fault.code
 
     async def program_and_launch(self) -> int:
         await ProgramSeq("program", self.vector).start(self.env.host.seqr)
         await LaunchSeq("launch").start(self.env.host.seqr)
-        return self.env.sampler.cycle
+        return self.env.cycle
 
     async def wait_done(self, ctx: JobContext, launched: int) -> int | None:
         """CTRL value once DONE or ERROR is seen, or None after a failure (watchdog included).
 
-        The guard of bound + HOST_GRACE cycles only matters if the control port itself
-        stops answering; every other limit is the poll sequence's (WatchDoneSeq).
+        The environment's watcher (tb/uvm/watch.py) holds the DUT to the job's limits; the
+        guard of bound + HOST_GRACE cycles only matters if the control port itself stops
+        answering.
         """
-        stop = {"now": False}
         total = len(ctx.insns)
         t0 = time.perf_counter()
 
@@ -180,47 +129,48 @@ class RunProgramVseq(uvm_sequence):
                                   insns=total, wall=round(wall, 1), rate=round(rate),
                                   eta=round(left / rate) if rate and left > 0 else None)
 
-        poll = WatchDoneSeq("poll", self.dut.ap_clk, lambda: self.env.sampler.cycle, ctx.limits,
-                            lambda: stop["now"], report)
-        task = cocotb.start_soon(poll.start(self.env.host.seqr))
+        watcher = self.env.watch_done(ctx.limits, report)
+        task = cocotb.start_soon(watcher.run())
         failed = self.verdict.failed
         await First(task.complete, failed.wait(),
-                    ClockCycles(self.dut.ap_clk, ctx.limits.bound + HOST_GRACE))
-        if task.done() and poll.outcome == "done" and not failed.is_set():
-            self.info["done_cycles"] = self.env.sampler.cycle - launched
-            return poll.ctrl
-        stop["now"] = True
-        await First(task.complete, ClockCycles(self.dut.ap_clk, HOST_GRACE))
+                    Timer((ctx.limits.bound + HOST_GRACE) * PERIOD_NS, "ns"))
+        if task.done() and watcher.outcome == "done" and not failed.is_set():
+            self.info["done_cycles"] = self.env.cycle - launched
+            return watcher.ctrl
+        watcher.stop()
+        await First(task.complete, Timer(HOST_GRACE * PERIOD_NS, "ns"))
         if not task.done():
             task.cancel()
             self.verdict.fail("watchdog", f"the control port stopped answering: a CTRL read got "
                               f"no response within {HOST_GRACE} cycles")
             raise HostHung("control port hung")
-        if not failed.is_set():
-            await self.watchdog_fired(ctx, launched, poll)
+        if watcher.outcome == "alarm":
+            self.env.end_checks()
+        elif not failed.is_set():
+            await self.watchdog_fired(ctx, launched, watcher)
         return None
 
-    async def watchdog_fired(self, ctx: JobContext, launched: int, poll: WatchDoneSeq) -> None:
+    async def watchdog_fired(self, ctx: JobContext, launched: int, watcher: Watcher) -> None:
         """The per-module diagnosis, headed by which limit the DUT broke."""
         text, hung = await diagnose(self.env, ctx)
         events = self.env.responses.events
         if events:
-            text += (f"\n  errors  : {len(events)} error response(s) reached the DUT, first "
-                     f"{events[0].describe()}, issued by {self.issuer(ctx, events[0])}")
-        cycles = self.env.sampler.cycle - launched
+            text += (f"\n  errors  : {self.env.responses.count} error response(s) reached the DUT, "
+                     f"first {events[0].describe()}, issued by {self.issuer(ctx, events[0])}")
+        cycles = self.env.cycle - launched
         limits = ctx.limits
-        if poll.outcome == "timeout":
+        if watcher.outcome == "timeout":
             why = (f"no DONE within the wall-time limit of {limits.wall:g} s (--timeout): "
                    f"{cycles} cycles simulated, bound {limits.bound}")
-        elif poll.outcome == "stalled":
+        elif watcher.outcome == "stalled":
             why = (f"no DONE and no progress for {limits.stall} cycles: nothing dispatched or "
                    f"completed, no micro-op, no byte read or written since cycle "
-                   f"{poll.last_change} after launch (stall window from the program, "
+                   f"{watcher.last_change} after launch (stall window from the program, "
                    f"profile {self.job.profile})")
         else:
             why = (f"no DONE within {limits.bound} cycles of launch (bound from {len(ctx.insns)} "
                    f"instructions, profile {self.job.profile})")
-        self.verdict.fail("watchdog", f"{why}; state at cycle {self.env.sampler.cycle}:\n{text}")
+        self.verdict.fail("watchdog", f"{why}; state at cycle {self.env.cycle}:\n{text}")
         if hung:
             raise HostHung("control port hung while reading status registers")
 
@@ -249,6 +199,7 @@ class RunProgramVseq(uvm_sequence):
         if self.job.fault == "corrupt-read" and self.env.memory.corrupted_at is None:
             self.verdict.fail("error", "the corrupt-read fault never fired: no data LOAD read")
             return
+        await self.env.memory.read_back(ctx)
         cmp = self.env.scoreboard.check(ctx, self.env.memory.dram)
         self.info["compared_bytes"] = cmp.compared_bytes
         if not self.verdict.failures:
@@ -258,7 +209,7 @@ class RunProgramVseq(uvm_sequence):
 
     def issuer(self, ctx: JobContext, event: BusErrorEvent) -> str:
         """The instruction(s) whose bus access got the error response, from the footprints."""
-        return ctx.issuer(event, self.env.axi_port.data_bytes)
+        return ctx.issuer(event, self.env.bus_bytes)
 
     async def bus_error(self, ctx: JobContext, ctrl: int) -> None:
         """CTRL.ERROR is set: report the first error response, its burst and instruction."""
@@ -281,7 +232,8 @@ class RunProgramVseq(uvm_sequence):
         bits = "|".join(n for n, b in (("RUNNING", RUNNING), ("DONE", DONE), ("ERROR", ERROR))
                         if ctrl & b)
         self.verdict.fail("bus-error", f"{first.describe()}, issued by {self.issuer(ctx, first)}; "
-                          f"{len(events)} error response(s) in all. The DUT flagged it: CTRL = "
+                          f"{self.env.responses.count} error response(s) in all. The DUT flagged "
+                          f"it: CTRL = "
                           f"{ctrl:#x} ({bits}), AXI_STATUS = {status:#010x} (bit {flag_bit}); "
                           f"{outcome} when the host saw ERROR. Results are not compared after a "
                           f"bus error.")
@@ -294,10 +246,10 @@ class RunProgramVseq(uvm_sequence):
         self.info["insns"] = len(ctx.insns)
         self.info["bound"] = ctx.limits.bound
         self.info["stall"] = ctx.limits.stall
-        self.start_job(ctx)
+        await self.start_job(ctx)
         launched = await self.program_and_launch()
         ctrl = await self.wait_done(ctx, launched)
-        if ctrl is None or self.verdict.failures:
+        if ctrl is None or self.verdict.failures or self.env.end_checks():
             return
         if ctrl & ERROR:
             await self.bus_error(ctx, ctrl)
@@ -310,5 +262,7 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")[:120]
 
 
-def failure_dir(root: Path, sim: str, job: Job) -> Path:
-    return root / safe_name(f"{sim}-{job.name}")
+def failure_dir(root: Path, sim: str, job: Job, mode: str = "full") -> Path:
+    """Where a failing job's program and settings are saved (one directory per simulator,
+    mode and job, so the two modes' failures of one job do not overwrite each other)."""
+    return root / safe_name(f"{sim}{'-fast' if mode == 'fast' else ''}-{job.name}")

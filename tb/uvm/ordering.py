@@ -1,0 +1,51 @@
+"""The ordering checker's findings and capacity flags (tb/rtl/vta_tb_order_check.v).
+
+The checker runs inside the simulation in both testbench modes, bound to vta_top's queues,
+token counters and status words by tb/rtl/vta_tb_top.v. It latches the first violation of
+what a comparison of the final DRAM cannot see -- DONE before every write response and read
+beat, a token or queued instruction lost or invented, a module executing before its pops --
+and records which queues reached full capacity with their producer waiting. These readers
+turn its registers into the verdict's message (kind ``ordering``) and the job's record.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+ORDER_RULES = {1: "done-early", 2: "token-lost", 3: "early-exec", 4: "queue-lost"}
+TOKEN_QUEUES, MODULE_NAMES = ("L2C", "C2L", "C2S", "S2C"), ("load", "compute", "store")
+
+
+def _int(handle: Any) -> int:
+    return int(handle.value)
+
+
+def order_findings(order: Any) -> list[tuple[int, str, str]]:
+    """The ordering checker's finding (tb/rtl/vta_tb_order_check.v), if any."""
+    if not _int(order.violation):
+        return []
+    rule, which, v0, v1 = _int(order.rule), _int(order.which), _int(order.value0), _int(order.value1)
+    cycle = _int(order.vcycle)
+    text = {
+        1: f"DONE rose with {v0} write burst(s) awaiting a response and {v1} read burst(s) "
+           f"awaiting data",
+        2: f"the {TOKEN_QUEUES[which % 4]} token counter holds {v1} but {v0} tokens were pushed "
+           f"and not popped: a token was lost or invented",
+        3: f"the {MODULE_NAMES[which % 3]} module started executing before popping the tokens "
+           f"its instruction names (prev side owed: {v0}, next side owed: {v1})",
+        4: f"the {MODULE_NAMES[which % 3]} command queue holds {v1} entries but {v0} were pushed "
+           f"and not popped: an instruction was lost or invented",
+    }[rule]
+    return [(cycle, "ordering", f"ordering violation at cycle {cycle} [{ORDER_RULES[rule]}]: {text}")]
+
+
+def capacity(order: Any) -> dict[str, list[bool]]:
+    """Which token counters and command queues reached full capacity, and whose producer
+    then waited, during the job (the ordering checker's flags)."""
+    tok_full, tok_stall = _int(order.tok_full), _int(order.tok_stalled)
+    q_full, q_stall = _int(order.q_full), _int(order.q_stalled)
+    out = {q: [bool(tok_full >> n & 1), bool(tok_stall >> n & 1)] for n, q in enumerate(TOKEN_QUEUES)}
+    out.update({f"{m}-queue": [bool(q_full >> n & 1), bool(q_stall >> n & 1)]
+                for n, m in enumerate(MODULE_NAMES)})
+    return out
+
+
