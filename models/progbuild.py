@@ -186,11 +186,14 @@ class Program:
                            **self._flags(pop_prev, pop_next, False, False)})
 
     # --- well-formedness ---------------------------------------------------------------
-    def _check_tokens(self, insns: list[dict[str, int]]) -> None:
+    def _check_tokens(self, insns: list[dict[str, int]], queues_may_fill: bool) -> None:
         """Legal flags, each pop preceded in program order by its push, balance at the end.
 
-        Requiring every pop's push to come earlier in program order is what makes the
-        program deadlock-free under in-order fetch with finite command queues.
+        Requiring every pop's push to come earlier in program order, and no more tokens
+        outstanding than a counter holds, is what makes the program deadlock-free under
+        in-order fetch with finite queues. ``queues_may_fill`` lifts the second rule for
+        programs that fill a counter on purpose (its producer then waits); whether such a
+        program can deadlock is the checker's to decide (models/checker, rule deadlock).
         """
         depth = self.cfg.token_queue_depth
         count = dict.fromkeys(QUEUES, 0)
@@ -209,7 +212,7 @@ class Program:
                     count[queue] += 1 if order == "push" else -1
                     if count[queue] < 0:
                         raise ProgramBuildError(f"instruction {n}: pops {queue} with no earlier push")
-                    if count[queue] > depth:
+                    if count[queue] > depth and not queues_may_fill:
                         raise ProgramBuildError(f"instruction {n}: {queue} holds more than {depth}")
             if insn["opcode"] == Opcode.STORE:
                 last_store_pushes = bool(insn["push_prev_dep"])
@@ -228,7 +231,7 @@ class Program:
                 raise ProgramBuildError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
 
     # --- output -----------------------------------------------------------------------
-    def build(self, description: str) -> Vector:
+    def build(self, description: str, queues_may_fill: bool = False) -> Vector:
         """Assemble the program and return the vector (init + expect images)."""
         insns = list(self.insns)
         inits = list(self.inits)
@@ -242,7 +245,7 @@ class Program:
             insns.insert(0, {"opcode": Opcode.LOAD, "memory_type": MemType.UOP, "sram_base": 0,
                              "dram_base": base, "y_size": 1, "x_size": len(uop_dicts),
                              "x_stride": len(uop_dicts)})
-        self._check_tokens(insns)
+        self._check_tokens(insns, queues_may_fill)
         inits.append(Image(self.insn_addr, insns_to_bytes(self.cfg, insns), "insns.bin"))
         self._check_overlap(inits, "init")
         self._check_overlap(self.expects, "expect")

@@ -129,6 +129,47 @@ def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64)
                                  f"tiles of {rows} rows"))
 
 
+def capacity(cfg: VtaConfig) -> Vector:
+    """Every token counter and command queue driven to full capacity with its producer then
+    waiting: in turn, the consumer of L2C, C2L, C2S and S2C is kept busy with one long
+    instruction while the producer pushes one token more than the counter holds, then pops
+    them all; the consumer's queued pops fill its command queue and block fetch. The
+    ordering checker (tb/rtl/vta_tb_order_check.v) records each and checks no token or
+    instruction is lost; the result is the STORE of a reset tile."""
+    rng = np.random.default_rng(7)
+    p = _prog(cfg)
+    n = cfg.token_queue_depth + 1
+    none = UopRange(0, 0)  # an empty micro-op range: an instruction that only moves tokens
+    tile = min(cfg.inp_depth, cfg.acc_depth, cfg.uop_depth, 256)
+    p.gemm([(0, 0, 0)], (1000, 1), reset=True)  # L2C: compute busy, load pushes n
+    for _ in range(n):
+        p.load("inp", 0, 0, 0, 0, push_next=True)
+    for _ in range(n):
+        p.gemm(none, pop_prev=True)
+    inp = p.alloc("inp", 16 * tile, _rand(rng, 16 * tile * cfg.inp_bytes))
+    p.load("inp", 0, inp, tile, 1, stride=16)  # C2L: load busy (a burst per row), compute pushes n
+    for _ in range(n):
+        p.gemm(none, push_prev=True)
+    for _ in range(n):
+        p.load("inp", 0, 0, 0, 0, pop_next=True)
+    out = p.alloc("out", tile)
+    p.gemm([(0, 0, 0)], (tile, 1), dst=(1, 0), reset=True, push_next=True)  # C2S: store busy
+    p.store(0, out, 1, tile, pop_prev=True)
+    for _ in range(n):
+        p.gemm(none, push_next=True)
+    for _ in range(n):
+        p.store(0, out, 0, 0, pop_prev=True)
+    uops = p.alloc("uop", tile, bytes(4 * tile))
+    p.load("uop", 0, uops, 1, tile)  # S2C: compute busy, store pushes n
+    for _ in range(n):
+        p.store(0, out, 0, 0, push_prev=True)
+    for _ in range(n):
+        p.gemm(none, pop_next=True)
+    p.finish()
+    return _model_expect(p.build("every token counter and command queue filled, producer waiting",
+                                 queues_may_fill=True))
+
+
 def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) -> Vector:
     """A small end-to-end program touching every instruction form: padded LOADs of INP,
     WGT, ACC and ACC_8BIT, GEMM with loops, every ALU op (register and immediate, SHR both

@@ -15,6 +15,9 @@
 //   8 hang the simulator itself: a zero-delay loop, as a combinational loop can; Python
 //     never runs again, so only the runner's --timeout backstop (SIGALRM) ends it
 //   9 GEMM_UOPS (0x24) reads one more than the design counted (counter check)
+//  10 answer every write burst to the DUT as soon as its last beat is accepted, and take
+//     the memory's real B responses only 64 cycles after the last one: the DUT raises DONE
+//     while its writes are still unanswered (ordering check)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -132,6 +135,23 @@ module vta_axi_fault #(
     wire f_xaddr = tb_fault == 4'd6;
     wire f_arstuck = tb_fault == 4'd7;
     wire f_count   = tb_fault == 4'd9;
+    wire f_earlyb  = tb_fault == 4'd10;
+
+    // early B responses (fault 10): one owed per last W beat the DUT got accepted; the real
+    // ones are accepted once no write has ended for 64 cycles
+    reg [7:0] early_owed;
+    reg [6:0] early_quiet;
+    wire      early_take = dm_wvalid && dm_wready && dm_wlast;
+    wire      early_give = dm_bvalid && dm_bready;
+    always @(posedge ap_clk) begin
+        if (!ap_rst_n) begin
+            early_owed  <= 8'd0;
+            early_quiet <= 7'd0;
+        end else begin
+            early_owed  <= early_owed + {7'd0, early_take} - {7'd0, f_earlyb && early_give};
+            early_quiet <= early_take ? 7'd0 : (early_quiet[6] ? early_quiet : early_quiet + 7'd1);
+        end
+    end
 
     // address of the control-port read in flight (for the counter fault)
     reg [LITE_AW-1:0] lite_raddr;
@@ -160,10 +180,10 @@ module vta_axi_fault #(
     assign m_axi_gmem_wlast   = dm_wlast & ~f_wlast;
     assign m_axi_gmem_wvalid  = dm_wvalid;
     assign dm_wready          = m_axi_gmem_wready;
-    assign dm_bid             = m_axi_gmem_bid;
-    assign dm_bresp           = m_axi_gmem_bresp;
-    assign dm_bvalid          = m_axi_gmem_bvalid;
-    assign m_axi_gmem_bready  = dm_bready;
+    assign dm_bid             = f_earlyb ? {ID_W{1'b0}} : m_axi_gmem_bid;
+    assign dm_bresp           = f_earlyb ? 2'b00 : m_axi_gmem_bresp;
+    assign dm_bvalid          = f_earlyb ? early_owed != 8'd0 : m_axi_gmem_bvalid;
+    assign m_axi_gmem_bready  = f_earlyb ? early_quiet[6] : dm_bready;
     assign m_axi_gmem_arid    = dm_arid;
     assign m_axi_gmem_araddr  = dm_araddr;
     assign m_axi_gmem_arlen   = dm_arlen;

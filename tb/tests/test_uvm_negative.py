@@ -39,6 +39,8 @@ EXPECTED = {
     "fault-slverr-fetch": ("bus-error", ["SLVERR on R at cycle", "issued by the instruction fetch "
                                          "of insns #0..#", "(bit 31)"]),
     "fault-bus-error-random": ("bus-error", ["on ", "issued by", "The DUT flagged it"]),
+    "fault-early-b": ("ordering", ["ordering violation at cycle", "[done-early]",
+                                   "write burst(s) awaiting a response"]),
     "fault-counter-skew": ("counter", ["the RTL's counters after DONE differ from the model",
                                        "GEMM_UOPS reads", "the model predicts"]),
     "fault-unrequested-slverr": ("protocol", ["m_axi_gmem R channel", "[unexpected-response]",

@@ -45,6 +45,8 @@ FAULTS: dict[str, Fault] = {
     "sim-hang": Fault(8, "error", needs_timeout=True),
     # GEMM_UOPS reads one too many: the counters are checked against the model
     "counter-skew": Fault(9, "counter", vector="gemm_basic"),
+    # the DUT's writes are answered at once, the memory's answers come later: DONE too early
+    "early-b": Fault(10, "ordering"),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),
