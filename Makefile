@@ -18,6 +18,7 @@ export PYTHONHASHSEED := 0
 # test selection, random seed/count, bus profile, waveforms, wall-time cap per job; for
 # `make coverage` and `make vectors` the output directory and (coverage) a smoke-size run.
 SIM     ?= verilator
+MODE    ?= fast
 CONFIG  ?=
 VECTOR  ?=
 TEST    ?=
@@ -34,6 +35,7 @@ JOBS    ?= 2
 is_uint = $(shell printf '%s' '$(1)' | grep -Exq '[0-9]+' && echo y)
 is_pos  = $(shell printf '%s' '$(1)' | grep -Exq '0*[1-9][0-9]*' && echo y)
 $(if $(filter-out icarus verilator all,$(SIM)),$(error SIM=$(SIM): must be icarus, verilator or all))
+$(if $(filter-out fast full,$(MODE)),$(error MODE=$(MODE): must be fast or full))
 $(if $(SEED),$(if $(call is_uint,$(SEED)),,$(error SEED=$(SEED): must be a non-negative integer)))
 $(if $(COUNT),$(if $(call is_pos,$(COUNT)),,$(error COUNT=$(COUNT): must be a positive integer)))
 $(if $(JOBS),$(if $(call is_pos,$(JOBS)),,$(error JOBS=$(JOBS): must be a positive integer)))
@@ -42,7 +44,7 @@ $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
 
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
-TB_ARGS  = $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
+TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT))
@@ -75,7 +77,7 @@ vectors: sysdeps $(STAMP)
 
 regress: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
-		--sim $$s --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
+		--sim $$s --mode $(MODE) --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
 		--regress-junit build/regress-$$s.xml; done
 

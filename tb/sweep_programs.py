@@ -129,6 +129,25 @@ def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64)
                                  f"tiles of {rows} rows"))
 
 
+def perf_dma(cfg: VtaConfig, rounds: int = 8) -> Vector:
+    """DMA-bound: each round LOADs half the input buffer from DRAM and STOREs half the
+    accumulator buffer (reset once) to its own DRAM region, so the load and store modules
+    stream on the bus concurrently with almost no compute; a benchmark program of
+    `make bench`."""
+    rng = np.random.default_rng(9)
+    p = _prog(cfg)
+    n_inp, n_acc = cfg.inp_depth // 2, cfg.acc_depth // 2
+    p.gemm([(0, 0, 0)], (n_acc, 1), dst=(1, 0), reset=True, push_next=True)
+    for k in range(rounds):
+        inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
+        p.load("inp", 0, inp, 1, n_inp)
+        out = p.alloc("out", n_acc)
+        p.store(0, out, 1, n_acc, pop_prev=k == 0, push_prev=k == rounds - 1)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"perf: {rounds} rounds of LOAD {n_inp} INP and STORE {n_acc} "
+                                 f"OUT elements"))
+
+
 def capacity(cfg: VtaConfig) -> Vector:
     """Every token counter and command queue driven to full capacity with its producer then
     waiting: in turn, the consumer of L2C, C2L, C2S and S2C is kept busy with one long

@@ -20,7 +20,7 @@ import pytest
 
 from tb.runner import BUILD_ROOT
 from tb.uvm.run import print_failures
-from tb.uvm.simbuild import BUILD_SUFFIX_VAR
+from tb.uvm.simbuild import BUILD_SUFFIX_VAR, MODES
 from tb.uvm.summary import junit_xml, summary_table
 
 #: Where a session's chunks write their records; set by the controller, inherited by workers.
@@ -32,6 +32,8 @@ _START = pytest.StashKey[float]()
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("vta regression")
     group.addoption("--sim", choices=("icarus", "verilator"), default="verilator")
+    group.addoption("--mode", choices=MODES, default="fast",
+                    help="testbench mode (fast: checkers in the simulation, the regression's default)")
     group.addoption("--seed", type=int, default=1, help="program k uses seed SEED+k")
     group.addoption("--count", type=int, default=100, help="random programs")
     group.addoption("--chunk", type=int, default=10, help="programs per simulator process")

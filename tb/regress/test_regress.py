@@ -26,7 +26,7 @@ def test_random_chunk(first: int, pytestconfig: pytest.Config) -> None:
     opt = pytestconfig.getoption
     n = min(opt("chunk"), opt("count") - first)
     jobs = random_jobs(opt("seed") + first, n, opt("config"), opt("profile"))
-    results = run(opt("sim"), jobs)
+    results = run(opt("sim"), jobs, opt("mode"))
     records = [results[job.name] for _, job in jobs]
     out = Path(os.environ[RUN_DIR_VAR]) / f"chunk-{first}.json"
     out.write_text(json.dumps(records))

@@ -1,5 +1,6 @@
-"""Every directed vector (vectors/*/manifest.json) on both simulators, checked end to end,
-once with an ideal memory and once with every AXI channel stalled (profile heavy)."""
+"""Every directed vector (vectors/*/manifest.json) on both simulators in both testbench
+modes, checked end to end, once with an ideal memory and once with every AXI channel stalled
+(profile heavy)."""
 from __future__ import annotations
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from models.vector import find_vectors
 from tb.runner import ROOT
 from tb.uvm.api import explain
-from tb.uvm.pytest_support import run, sims
+from tb.uvm.pytest_support import MODES, run, sims
 from tb.uvm.run import vector_jobs
 
 #: The directed vectors' count when this test was written: a lost vector fails the test.
@@ -15,12 +16,13 @@ MIN_VECTORS = 40
 
 
 @pytest.mark.sim
+@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("profile", ["none", "heavy"])
 @sims
-def test_directed_vectors(sim: str, profile: str) -> None:
+def test_directed_vectors(sim: str, profile: str, mode: str) -> None:
     dirs = find_vectors([ROOT / "vectors"])
     assert len(dirs) >= MIN_VECTORS, f"expected the directed vectors under {ROOT / 'vectors'}"
-    results = run(sim, vector_jobs(dirs, profile, 1))
+    results = run(sim, vector_jobs(dirs, profile, 1), mode)
     assert len(results) == len(dirs)
     bad = {name: explain(r) for name, r in results.items() if not r["passed"]}
     assert not bad, "\n\n".join(f"{n}: {m}" for n, m in bad.items())

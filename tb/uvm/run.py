@@ -333,7 +333,7 @@ def print_failures(results: list[dict]) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
-    p.add_argument("--mode", choices=MODES, default=os.environ.get("MODE") or "full",
+    p.add_argument("--mode", choices=MODES, default=os.environ.get("MODE") or "fast",
                    help="fast: memory, host and checkers in the simulation; full: Python bus "
                         "models and monitors on every clock (README, Testbench modes)")
     p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
