@@ -32,7 +32,7 @@ def run_programs(sim: str, config: str, workdir: Path) -> dict[str, dict]:
     """Write the PROGRAMS as vectors under workdir and run them: result records by name."""
     cfg = load_config(config)
     vecs = [save_vector(getattr(P, name)(cfg), workdir / name) for name in PROGRAMS]
-    return dict(zip(PROGRAMS, run_jobs(sim, config, program_jobs(vecs)), strict=True))
+    return dict(zip(PROGRAMS, run_jobs(sim, config, program_jobs(vecs), mode="full"), strict=True))
 
 
 def measure(sim: str, config: str, workdir: Path) -> list[tuple[str, float, str, str]]:

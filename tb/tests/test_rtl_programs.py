@@ -48,7 +48,7 @@ def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
     config = config_file(name, tmp_path)
     dirs = sweep_vectors(load_config(config), tmp_path)
     jobs = [j for profile in PROFILES for j in program_jobs(dirs, profile, seed=5)]
-    results = run_jobs(sim, config, jobs)
+    results = run_jobs(sim, config, jobs, mode="full")
     bad = {r["job"]: explain(r) for r in results if not r["passed"]}
     assert len(results) == len(dirs) * len(PROFILES) and not bad, \
         "\n\n".join(f"{name}/{job}: {text[:2000]}" for job, text in bad.items())

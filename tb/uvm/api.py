@@ -1,6 +1,6 @@
 """Python API of the testbench for tests and benchmarks that build their own programs.
 
-    run_jobs(sim, config, jobs) -> list[dict]       # one result record per job, in order
+    run_jobs(sim, config, jobs, mode) -> list[dict] # one result record per job, in order
     program_jobs(dirs, profile, seed) -> list[Job]  # a job per vector directory
     explain(record) -> str                          # its failures, one per line
 
@@ -25,10 +25,11 @@ def program_jobs(dirs: Sequence[Path], profile: str = "none", seed: int = 1) -> 
                 profile=profile) for d in dirs]
 
 
-def run_jobs(sim: str, config: str, jobs: Sequence[Job]) -> list[dict]:
-    """Run jobs on one configuration's build; records in the order of ``jobs``."""
+def run_jobs(sim: str, config: str, jobs: Sequence[Job], mode: str = "fast") -> list[dict]:
+    """Run jobs on one configuration's build in a testbench mode (tb/uvm/run.py ``--mode``);
+    records in the order of ``jobs``."""
     prepare_env()
-    by_name = {r["job"]: r for r in run_all(sim, [(config, j) for j in jobs], 1, False)}
+    by_name = {r["job"]: r for r in run_all(sim, [(config, j) for j in jobs], 1, False, mode=mode)}
     return [by_name[j.name] for j in jobs]
 
 
