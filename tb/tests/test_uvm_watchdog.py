@@ -24,7 +24,7 @@ from tb.uvm.watchdog import STALL_BASE
 #: simulator (its cycle bound is ~39 million cycles).
 LONG_PROGRAM = """\
 LOAD UOP dram_base=1024 y_size=1 x_size=1 x_stride=1
-GEMM reset uop_end=1 iter_out=16383 iter_in=300
+GEMM reset uop_end=1 iter_out=16383 iter_in=16383
 FINISH
 """
 

@@ -39,8 +39,9 @@ from tb.uvm.watch import Watcher
 
 HOST_GRACE = 4000  # cycles a register access may take before the control port counts as hung
 #: Simulated cycles per second assumed for the "this will take days" note until the process
-#: has measured its own speed (README figures of this testbench).
-ASSUMED_SPEED = {"icarus": 2000, "verilator": 5000}
+#: has measured its own speed, by simulator and testbench mode (README "Testbench modes").
+ASSUMED_SPEED = {("icarus", "full"): 1000, ("icarus", "fast"): 1000,
+                 ("verilator", "full"): 5000, ("verilator", "fast"): 150_000}
 LONG_RUN = 3600.0  # seconds: a job expected to run longer than this says so before it starts
 
 
@@ -71,6 +72,7 @@ class RunProgramVseq(uvm_sequence):
         self.vector = vector
         self.cfg_name = plan.config
         self.sim = plan.sim
+        self.mode = plan.mode
         self.timeout = plan.timeout  # wall seconds the job may take (None: no limit)
         self.verdict = env.verdict
         self.dut = env.dut
@@ -90,7 +92,7 @@ class RunProgramVseq(uvm_sequence):
         """Say before it starts if the program may take longer than LONG_RUN to simulate."""
         elapsed = time.perf_counter() - self.env.started
         measured = self.env.cycle / elapsed if self.env.cycle > 100_000 else 0
-        speed = measured or ASSUMED_SPEED.get(self.sim, 2000)
+        speed = measured or ASSUMED_SPEED.get((self.sim, self.mode), 1000)
         estimate = bound / speed
         if estimate > LONG_RUN:
             when = f"{estimate / 86400:.1f} days" if estimate > 86400 else f"{estimate / 3600:.1f} hours"
