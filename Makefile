@@ -30,6 +30,11 @@ TIMEOUT ?=
 SMOKE   ?=
 OUT     ?=
 JOBS    ?= 2
+LAYERS  ?= all
+SCALE   ?= full
+VT      ?= 1,2
+
+comma := ,
 
 # A knob with a bad value stops make with one line naming it (no silent fallback).
 is_uint = $(shell printf '%s' '$(1)' | grep -Exq '[0-9]+' && echo y)
@@ -42,6 +47,8 @@ $(if $(JOBS),$(if $(call is_pos,$(JOBS)),,$(error JOBS=$(JOBS): must be a positi
 $(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must be a positive number of seconds)))
 $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
+$(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
+$(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
@@ -49,7 +56,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT))
 
-.PHONY: sim test lint vectors bench regress coverage clean distclean sysdeps
+.PHONY: sim test lint vectors bench regress coverage workloads clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -84,6 +91,13 @@ regress: sysdeps $(STAMP)
 coverage: sysdeps $(STAMP)
 	$(PY) -m tb.cov.regression $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED)) --jobs $(JOBS) \
 		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
+
+# ResNet-18 layers on the RTL with the roofline report (build/workloads/, per simulator
+# with SIM=all); CONFIG takes a list or `designs` (the design-space set).
+workloads: sysdeps $(STAMP)
+	@set -e; for s in $(SIMS); do $(PY) -m tb.workloads.run --sim $$s --layers $(LAYERS) --scale $(SCALE) \
+		--vt $(VT) --config $(or $(CONFIG),default) --jobs $(JOBS) \
+		--out $(or $(OUT),build/workloads)$(if $(filter all,$(SIM)),/$$s); done
 
 bench: sysdeps $(STAMP)
 	$(PY) -m models bench

@@ -173,6 +173,26 @@ def cmd_gen(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_workload(args: argparse.Namespace) -> int:
+    from models.vector import save_vector
+    from models.workloads import WorkloadError, workload
+    from models.workloads.layers import select
+    cfg = load_config(args.config)
+    out = _out_dir(args.out, "--out")
+    try:
+        names = select(args.name)
+        for name in names:
+            w = workload(name, args.scale, cfg, args.vt)
+            path = save_vector(w.vector, out / f"{name}-{args.scale}-vt{args.vt}")
+            print(f"{path}: {w.layer.describe()}, {w.vector.insn_count} instructions", flush=True)
+    except WorkloadError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot write {exc.filename or ''}: "
+                         f"{exc.strerror or exc}") from None
+    return 0
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from models.stats import collect, format_stats, missing
     dirs = {d.resolve(): d for d in find_vectors(args.dirs)}  # a vector named twice counts once
@@ -247,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed, required=True)
     p.add_argument("--count", type=positive_int, default=1)
     p.add_argument("--config", help=cfg_help)
+    p.add_argument("--out", required=True)
+    p = add("workload", cmd_workload, "write ResNet-18 layers as vectors, expect from the numpy reference")
+    p.add_argument("name", help="C1..C11, dense, comma-separated, or all")
+    p.add_argument("--config", help=cfg_help)
+    p.add_argument("--vt", type=int, choices=(1, 2), default=2, help="virtual threads (default 2)")
+    p.add_argument("--scale", choices=("full", "small"), default="full")
     p.add_argument("--out", required=True)
     p = add("stats", cmd_stats, "histogram of instruction forms over vectors")
     p.add_argument("dirs", nargs="+")

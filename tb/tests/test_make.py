@@ -110,3 +110,23 @@ def test_make_coverage_writes_the_report(tmp_path: Path) -> None:
         assert proc.returncode == 0, text[-2000:]
     else:  # the driver exits 1 when a target is missed, which make reports as its error 2
         assert proc.returncode == 2 and "coverage] Error 1" in text, text[-2000:]
+
+
+@pytest.mark.sim
+def test_make_workloads_writes_the_report(tmp_path: Path) -> None:
+    """Two scaled-down layers through `make workloads` as documented; the figures' meaning
+    is tested in tb/tests/test_workloads_rtl.py."""
+    proc = make("workloads", "SCALE=small", "LAYERS=C4,dense", "VT=1,2", f"OUT={tmp_path}", timeout=600)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "4 of 4 passed" in text, text[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [(c["layer"], c["vt"], c["passed"]) for c in report["cases"]] == [
+        ("C4", 1, True), ("C4", 2, True), ("dense", 1, True), ("dense", 2, True)]
+    assert (tmp_path / "report.md").is_file() and (tmp_path / "roofline.png").is_file()
+
+
+@pytest.mark.parametrize("knob, rule", [("SCALE=huge", "SCALE=huge: must be full or small"),
+                                         ("VT=3", "VT=3: must be 1, 2 or 1,2")])
+def test_workloads_knobs_are_checked(knob: str, rule: str) -> None:
+    proc = make("workloads", knob, "-n")
+    assert proc.returncode == 2 and rule in proc.stderr, proc.stderr

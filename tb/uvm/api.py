@@ -25,11 +25,13 @@ def program_jobs(dirs: Sequence[Path], profile: str = "none", seed: int = 1) -> 
                 profile=profile) for d in dirs]
 
 
-def run_jobs(sim: str, config: str, jobs: Sequence[Job], mode: str = "fast") -> list[dict]:
-    """Run jobs on one configuration's build in a testbench mode (tb/uvm/run.py ``--mode``);
-    records in the order of ``jobs``."""
+def run_jobs(sim: str, config: str, jobs: Sequence[Job], mode: str = "fast",
+             parallel: int = 1) -> list[dict]:
+    """Run jobs on one configuration's build in a testbench mode (tb/uvm/run.py ``--mode``),
+    in ``parallel`` simulator processes; records in the order of ``jobs``."""
     prepare_env()
-    by_name = {r["job"]: r for r in run_all(sim, [(config, j) for j in jobs], 1, False, mode=mode)}
+    by_name = {r["job"]: r for r in run_all(sim, [(config, j) for j in jobs], parallel, False,
+                                            mode=mode)}
     return [by_name[j.name] for j in jobs]
 
 

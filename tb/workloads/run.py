@@ -1,0 +1,163 @@
+"""`make workloads`: ResNet-18 layers lowered by models/workloads, run on the RTL through
+the testbench (fast mode, every checker on), reported against the roofline.
+
+    python -m tb.workloads.run [--layers C2,C5|all] [--scale full|small] [--config LIST]
+                               [--sim verilator|icarus] [--vt 1,2] [--jobs N] [--out DIR]
+
+For each configuration it lowers every (layer, vt), saves the vectors under
+OUT/vectors/<config>/, predicts each program's counters (models.predict) and cycles
+(models.timing), runs the vectors on one build of the RTL and writes OUT/report.md,
+report.json and roofline.png (tb/workloads/report.py). It exits 1 when any layer failed
+to lower or to verify, and prints the repro command of each failure.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from models.argtypes import OneLineParser, positive_int
+from models.config import ConfigError, VtaConfig, load_config
+from models.predict import predict
+from models.timing import estimate
+from models.vector import save_vector
+from models.workloads import WorkloadError, workload
+from models.workloads.designs import resolve
+from models.workloads.layers import SCALES, select
+from tb.uvm.api import explain, run_jobs
+from tb.uvm.jobs import Job
+from tb.workloads.figures import figures, losses
+from tb.workloads.report import write_report
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "build" / "workloads"
+
+
+@dataclass
+class Case:
+    """One (configuration, layer, vt): its lowering, prediction and RTL result."""
+
+    config: str
+    layer: str
+    vt: int
+    description: str = ""
+    tiling: dict = field(default_factory=dict)
+    insns: int = 0
+    predicted: dict = field(default_factory=dict)
+    measured: dict = field(default_factory=dict)
+    passed: bool = False
+    failure: str = ""
+    vector: str = ""
+    wall: float = 0.0
+
+    def repro(self, sim: str) -> str:
+        """The command that runs this program alone (the vector carries its configuration)."""
+        return f"python -m tb.uvm.run --sim {sim} --mode fast --vector {self.vector}" if self.vector else ""
+
+
+def parse_vts(text: str) -> list[int]:
+    """``1``, ``2`` or ``1,2``."""
+    vts = sorted({int(v) for v in text.split(",") if v.strip().isdigit()})
+    if not vts or any(v not in (1, 2) for v in vts) or len(text.split(",")) != len(vts):
+        raise WorkloadError(f"--vt {text!r}: give 1, 2 or 1,2")
+    return vts
+
+
+def lower_all(name: str, cfg: VtaConfig, layers: list[str], scale: str, vts: list[int],
+              out: Path) -> tuple[list[Case], dict[str, tuple[Case, Job]]]:
+    """Lower and predict every (layer, vt) of one configuration; a job for each that lowered."""
+    cases: list[Case] = []
+    jobs: dict[str, tuple[Case, Job]] = {}
+    for layer in layers:
+        for vt in vts:
+            case = Case(name, layer, vt)
+            cases.append(case)
+            try:
+                w = workload(layer, scale, cfg, vt)
+            except WorkloadError as exc:
+                case.failure = f"not lowered: {exc}"
+                print(f"  {name} {layer} vt={vt}: {case.failure}", flush=True)
+                continue
+            vdir = save_vector(w.vector, out / "vectors" / name / f"{layer}-vt{vt}")
+            pred = predict(w.vector)
+            if pred.counters is None or pred.error is not None:
+                case.failure = f"the model rejects the lowered program: {pred.report.format() or pred.error}"
+                print(f"  {name} {layer} vt={vt}: {case.failure}", flush=True)
+                continue
+            est = estimate(cfg, pred.program, w.vector.bases)
+            case.description = w.layer.describe()
+            case.tiling = {"rows": w.tiling.rows, "cols": w.tiling.cols,
+                           "oc_blocks": w.tiling.oc_blocks, "ic_blocks": w.tiling.ic_blocks}
+            case.insns = w.vector.insn_count
+            counters = dict(pred.counters, **est.exec_cycles, **est.busy, **est.stall)
+            case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles), "counters": counters}
+            job = Job(f"{name}-{layer}-vt{vt}", vector=str(vdir.resolve()))
+            case.vector = str(vdir)
+            jobs[job.name] = (case, job)
+            print(f"  lowered {name} {layer} vt={vt}: {case.insns} instructions, "
+                  f"{pred.counters['GEMM_UOPS']:,} GEMM micro-ops, predicted {est.cycles:,} cycles",
+                  flush=True)
+    return cases, jobs
+
+
+def run_config(sim: str, arg: str, cfg: VtaConfig, jobs: dict[str, tuple[Case, Job]],
+               parallel: int) -> None:
+    """Run one configuration's jobs on the RTL and fill in the measured figures."""
+    if not jobs:
+        return
+    records = run_jobs(sim, arg, [job for _, job in jobs.values()], mode="fast", parallel=parallel)
+    for (case, _), record in zip(jobs.values(), records, strict=True):
+        case.wall = float(record.get("wall", 0.0))
+        case.passed = bool(record["passed"])
+        if not case.passed:
+            case.failure = explain(record)
+        counters = record.get("counters")
+        if counters and record.get("cycles"):
+            case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"]),
+                             "losses": losses(counters, record["cycles"]), "counters": counters}
+        state = "PASS" if case.passed else "FAIL"
+        cycles = f"{record['cycles']:,} cycles" if record.get("cycles") else "no DONE"
+        print(f"  {state} {case.config} {case.layer} vt={case.vt}: {cycles}, {case.wall:.1f} s", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m tb.workloads.run", description=__doc__.splitlines()[0])
+    parser.add_argument("--layers", default="all", help="C1..C11, dense, comma-separated, or all")
+    parser.add_argument("--scale", default="full", choices=SCALES)
+    parser.add_argument("--config", default="default",
+                        help="comma-separated shipped names, design points or JSON files; "
+                             "'designs' = the design-space set")
+    parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    parser.add_argument("--vt", default="1,2", help="virtual threads: 1, 2 or 1,2")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="simulator processes")
+    parser.add_argument("--out", default=str(DEFAULT_OUT))
+    args = parser.parse_args(argv)
+    try:
+        layers, vts, configs = select(args.layers), parse_vts(args.vt), resolve(args.config)
+        loaded = {name: load_config(arg) for name, arg in configs.items()}
+    except (WorkloadError, ConfigError) as exc:
+        parser.error(str(exc))
+    out = Path(args.out)
+    t0 = time.perf_counter()
+    cases: list[Case] = []
+    for name, arg in configs.items():
+        print(f"{name}: lowering {len(layers)} layer(s) x vt {args.vt} ({args.scale})", flush=True)
+        mine, jobs = lower_all(name, loaded[name], layers, args.scale, vts, out)
+        print(f"{name}: running {len(jobs)} program(s) on {args.sim}", flush=True)
+        run_config(args.sim, arg, loaded[name], jobs, args.jobs)
+        cases.extend(mine)
+    wall = time.perf_counter() - t0
+    command = " ".join(["python -m tb.workloads.run"] + (argv if argv is not None else sys.argv[1:]))
+    paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall)
+    failed = [c for c in cases if not c.passed]
+    print(f"{len(cases) - len(failed)} of {len(cases)} passed in {wall:.0f} s; report: "
+          f"{', '.join(str(p) for p in paths)}")
+    for c in failed:
+        print(f"FAIL {c.config} {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
+              + (f"\n  repro: {c.repro(args.sim)}" if c.vector else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
