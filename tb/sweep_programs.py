@@ -189,6 +189,54 @@ def capacity(cfg: VtaConfig) -> Vector:
                                  queues_may_fill=True))
 
 
+def contention(cfg: VtaConfig, rows: int = 48, stores: int = 96) -> Vector:
+    """All three read clients of the arbiter requesting at once: the load module LOADs
+    `rows` INP rows and compute `rows` ACC rows (a burst per row each, no token between
+    them), while fetch keeps fetching a stream of `stores` empty STOREs that the idle store
+    module retires as fast as they come. The liveness checker (tb/rtl/vta_tb_live_check.v)
+    records the longest waits and the most bursts in flight; the result is the STORE of
+    the loaded ACC rows."""
+    rng = np.random.default_rng(11)
+    p = _prog(cfg)
+    n = min(rows, cfg.inp_depth, cfg.acc_depth)
+    inp = p.alloc("inp", 2 * n, _rand(rng, 2 * n * cfg.inp_bytes))
+    acc = p.alloc("acc", 2 * n, _rand(rng, 2 * n * cfg.acc_bytes, -(1 << 31), 1 << 31))
+    p.load("inp", 0, inp, n, 1, stride=2)
+    p.load("acc", 0, acc, n, 1, stride=2, push_next=True)
+    out = p.alloc("out", n)
+    for _ in range(stores):
+        p.store(0, out, 0, 0)
+    p.store(0, out, n, 1, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"read contention: {n} INP and {n} ACC rows loaded while "
+                                 f"{stores} empty STOREs are fetched"))
+
+
+def padded_head(cfg: VtaConfig, stores: int = 40) -> Vector:
+    """A LOAD whose 15 padding rows come before its data, while fetch fetches `stores`
+    empty STOREs: the LOAD engine writes the padding one element per cycle and holds the
+    shared, in-order R channel meanwhile, so fetch's bursts wait behind its data. Returns
+    the vector; its padding is 15 rows of :func:`padded_head_row` elements."""
+    rng = np.random.default_rng(12)
+    p = _prog(cfg)
+    x = padded_head_row(cfg)
+    inp = p.alloc("inp", x, _rand(rng, x * cfg.inp_bytes))
+    p.load("inp", 0, inp, 1, x, pads=(15, 0, 0, 0), push_next=True)
+    out = p.alloc("out", 4)
+    for _ in range(stores):
+        p.store(0, out, 0, 0)
+    p.gemm([(0, 0, 0)], (4, 1), dst=(1, 0), reset=True, pop_prev=True, push_next=True)
+    p.store(0, out, 1, 4, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build(f"a LOAD of {x} INP elements after 15 padding rows, "
+                                 f"{stores} empty STOREs fetched meanwhile"))
+
+
+def padded_head_row(cfg: VtaConfig) -> int:
+    """Elements per row of :func:`padded_head`'s LOAD: 16 rows of it fill the INP buffer."""
+    return min(64, cfg.inp_depth // 16)
+
+
 def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) -> Vector:
     """A small end-to-end program touching every instruction form: padded LOADs of INP,
     WGT, ACC and ACC_8BIT, GEMM with loops, every ALU op (register and immediate, SHR both

@@ -5,7 +5,7 @@
 // and watched by vta_tb_axi_check instances. Python drives only the mailbox and set-up
 // inputs below and wakes on `tb_host_ack` changes, on `tb_alarm` (a checker fired or a
 // stray write was seen) or on a coarse timer; it reads results through the hierarchy
-// (u_mem.*, u_chk_mem.*, u_chk_lite.*, u_tb.u_order.*, u_host.*).
+// (u_mem.*, u_chk_mem.*, u_chk_lite.*, u_tb.u_order.*, u_tb.u_live.*, u_host.*).
 module vta_tb_fast #(
     parameter integer LOG_INP_WIDTH     = 3,
     parameter integer LOG_WGT_WIDTH     = 3,
@@ -160,6 +160,6 @@ module vta_tb_fast #(
     /* verilator lint_on PINCONNECTEMPTY */
 
     assign tb_alarm = u_chk_mem.violation | u_chk_lite.violation | u_tb.u_order.violation
-                    | u_mem.stray;
+                    | u_tb.u_live.violation | u_mem.stray;
 endmodule
 `default_nettype wire

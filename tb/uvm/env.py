@@ -30,6 +30,7 @@ from tb.cov.hook import CoverageCollector, attach
 from tb.uvm.buserr import ResponseChecker
 from tb.uvm.context import Limits
 from tb.uvm.host import HostAgent
+from tb.uvm.liveness import contention, live_findings
 from tb.uvm.memory import MemoryAgent
 from tb.uvm.monitors import AxiLiteMonitor, AxiMonitor
 from tb.uvm.ordering import capacity, order_findings
@@ -67,6 +68,8 @@ class Env(Protocol):
     def end_checks(self) -> bool: ...
 
     def capacity(self) -> dict[str, list[bool]]: ...
+
+    def contention(self) -> dict[str, Any]: ...
 
 
 class CoverageTap(uvm_subscriber):
@@ -133,8 +136,9 @@ class VtaEnv(uvm_env):
         return FullWatch(self, limits, report)
 
     def end_checks(self) -> bool:
-        """The in-simulation ordering checker's finding, if any, fails the job (True)."""
-        found = order_findings(self.dut.u_order)
+        """The in-simulation ordering and liveness checkers' earliest finding, if any, fails
+        the job (True)."""
+        found = sorted(order_findings(self.dut.u_order) + live_findings(self.dut.u_live))
         if found:
             self.verdict.fail(found[0][1], found[0][2])
         return bool(found)
@@ -142,3 +146,7 @@ class VtaEnv(uvm_env):
     def capacity(self) -> dict[str, list[bool]]:
         """Token counters and command queues driven to full during the job."""
         return capacity(self.dut.u_order)
+
+    def contention(self) -> dict[str, Any]:
+        """The read arbiter's longest waits and the memory port's most bursts in flight."""
+        return contention(self.dut.u_live)

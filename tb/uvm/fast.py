@@ -24,6 +24,7 @@ from models.dram import Dram
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
 from tb.uvm.host import HostAgent
+from tb.uvm.liveness import contention, live_findings
 from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.profiles import PROFILES
 from tb.uvm.regs import CTRL, DONE, ERROR, PROGRESS
@@ -237,7 +238,8 @@ class FastChecks:
                         f"STORE footprint, first at {addr:#010x}; AXI write burst "
                         f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
                         f"at cycle {_int(mem.stray_cycle)}; {near}"))
-        return sorted(out) + order_findings(self.dut.u_tb.u_order)
+        tb = self.dut.u_tb
+        return sorted(out) + sorted(order_findings(tb.u_order) + live_findings(tb.u_live))
 
     def report(self) -> bool:
         """Fail the job with the earliest finding; True if there was one."""
@@ -373,6 +375,9 @@ class FastEnv(uvm_env):
 
     def capacity(self) -> dict[str, list[bool]]:
         return capacity(self.dut.u_tb.u_order)
+
+    def contention(self) -> dict[str, Any]:
+        return contention(self.dut.u_tb.u_live)
 
 
 def init_inputs(dut: Any) -> None:

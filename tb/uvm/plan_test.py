@@ -114,6 +114,7 @@ class PlanTest(uvm_test):
             saved = self.save_failure(job, vector) if verdict.failures else ""
             verdict.finish(passed=passed, wall=round(wall, 3),
                            sim_cycles=self.env.cycle - c0, capacity=self.env.capacity(),
+                           contention=self.env.contention(),
                            saved=saved, **info)
             if not passed:
                 bad.append(job.name)

@@ -17,8 +17,8 @@ from typing import Any, Callable
 from cocotb.triggers import Event
 
 #: Failure kinds, one per checker; negative tests assert on these.
-KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "watchdog", "register",
-         "no-compare", "bus-error", "counter", "model", "error")
+KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "liveness", "watchdog",
+         "register", "no-compare", "bus-error", "counter", "model", "error")
 
 
 @dataclass
