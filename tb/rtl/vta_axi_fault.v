@@ -18,6 +18,9 @@
 //  10 answer every write burst to the DUT as soon as its last beat is accepted, and take
 //     the memory's real B responses only 64 cycles after the last one: the DUT raises DONE
 //     while its writes are still unanswered (ordering check)
+//  11 issue every read burst twice on the memory port, the copy right after the original,
+//     and drop the copy's data: the DUT sees its own bursts only, the port twice as many in
+//     flight as the design keeps (liveness check: rd-outstanding)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -136,6 +139,7 @@ module vta_axi_fault #(
     wire f_arstuck = tb_fault == 4'd7;
     wire f_count   = tb_fault == 4'd9;
     wire f_earlyb  = tb_fault == 4'd10;
+    wire f_dup     = tb_fault == 4'd11;
 
     // early B responses (fault 10): one owed per last W beat the DUT got accepted; the real
     // ones are accepted once no write has ended for 64 cycles
@@ -150,6 +154,39 @@ module vta_axi_fault #(
         end else begin
             early_owed  <= early_owed + {7'd0, early_take} - {7'd0, f_earlyb && early_give};
             early_quiet <= early_take ? 7'd0 : (early_quiet[6] ? early_quiet : early_quiet + 7'd1);
+        end
+    end
+
+    // duplicated reads (fault 11): after the port accepts one of the DUT's read bursts, its
+    // copy is offered before the DUT's next one; a tag per burst on the port, in AR order
+    // (R returns in that order: every burst has ID 0), marks the copies, whose beats are
+    // taken from the memory and not shown to the DUT
+    localparam integer TAGS = 32;  // > 2 x the design's 8 read bursts in flight
+    reg              dup_pend;
+    reg [ADDR_W-1:0] dup_addr;
+    reg [7:0]        dup_len;
+    reg [TAGS-1:0]   dup_tag;
+    reg [4:0]        tag_in, tag_out;
+    wire port_ar    = m_axi_gmem_arvalid && m_axi_gmem_arready;
+    wire head_copy  = dup_tag[tag_out];
+    wire port_rlast = m_axi_gmem_rvalid && m_axi_gmem_rready && m_axi_gmem_rlast;
+    always @(posedge ap_clk) begin
+        if (!ap_rst_n) begin
+            dup_pend <= 1'b0;
+            dup_addr <= {ADDR_W{1'b0}};
+            dup_len  <= 8'd0;
+            dup_tag  <= {TAGS{1'b0}};
+            tag_in   <= 5'd0;
+            tag_out  <= 5'd0;
+        end else begin
+            if (port_ar) begin
+                dup_tag[tag_in] <= dup_pend;
+                tag_in          <= tag_in + 5'd1;
+                dup_pend        <= f_dup && !dup_pend;
+                dup_addr        <= dm_araddr;
+                dup_len         <= dm_arlen;
+            end
+            if (port_rlast) tag_out <= tag_out + 5'd1;
         end
     end
 
@@ -185,18 +222,18 @@ module vta_axi_fault #(
     assign dm_bvalid          = f_earlyb ? early_owed != 8'd0 : m_axi_gmem_bvalid;
     assign m_axi_gmem_bready  = f_earlyb ? early_quiet[6] : dm_bready;
     assign m_axi_gmem_arid    = dm_arid;
-    assign m_axi_gmem_araddr  = dm_araddr;
-    assign m_axi_gmem_arlen   = dm_arlen;
+    assign m_axi_gmem_araddr  = dup_pend ? dup_addr : dm_araddr;
+    assign m_axi_gmem_arlen   = dup_pend ? dup_len : dm_arlen;
     assign m_axi_gmem_arsize  = dm_arsize;
     assign m_axi_gmem_arburst = dm_arburst;
-    assign m_axi_gmem_arvalid = dm_arvalid & ~f_arstuck;
-    assign dm_arready         = m_axi_gmem_arready & ~f_arstuck;
+    assign m_axi_gmem_arvalid = dup_pend | (dm_arvalid & ~f_arstuck);
+    assign dm_arready         = m_axi_gmem_arready & ~f_arstuck & ~dup_pend;
     assign dm_rid             = m_axi_gmem_rid;
     assign dm_rdata           = m_axi_gmem_rdata;
     assign dm_rresp           = m_axi_gmem_rresp;
     assign dm_rlast           = m_axi_gmem_rlast;
-    assign dm_rvalid          = m_axi_gmem_rvalid;
-    assign m_axi_gmem_rready  = dm_rready;
+    assign dm_rvalid          = m_axi_gmem_rvalid & ~head_copy;
+    assign m_axi_gmem_rready  = dm_rready | head_copy;
 
     assign ds_awaddr             = s_axi_control_awaddr;
     assign ds_awvalid            = s_axi_control_awvalid;

@@ -25,6 +25,10 @@ class Fault:
     #: hangs the simulator itself: only meaningful with --timeout, whose backstop ends it,
     #: so it is not among the negative jobs and the runner refuses it without --timeout
     needs_timeout: bool = False
+    #: the full mode's memory (cocotbext-axi, whose AR queue of 2 keeps at most ~5 reads in
+    #: flight, below the design's 8) accepts every read address at once for this job, as the
+    #: fast mode's memory does: the fault shows only when the port may hold more than 8
+    deep_memory: bool = False
 
 
 #: Error probability per read beat / written byte run of the "random" bus-error fault.
@@ -47,6 +51,8 @@ FAULTS: dict[str, Fault] = {
     "counter-skew": Fault(9, "counter", vector="gemm_basic"),
     # the DUT's writes are answered at once, the memory's answers come later: DONE too early
     "early-b": Fault(10, "ordering"),
+    # every read burst issued twice on the port (the copy's data dropped): up to 16 in flight
+    "rd-overissue": Fault(11, "liveness", deep_memory=True),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),

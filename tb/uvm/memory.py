@@ -91,6 +91,7 @@ class MemoryAgent(uvm_component):
             channel.log.setLevel("WARNING")
         self.slave.write_if.log.setLevel("WARNING")
         self.slave.read_if.log.setLevel("WARNING")
+        self.ar_queue = self.slave.read_if.ar_channel.queue_occupancy_limit  # cocotbext's own
         self.r_answers, self.b_answers = Answers(), Answers()
         self._answer(self.slave.read_if.r_channel, "rresp", self._take_read_resp, lambda: self.r_answers)
         self._answer(self.slave.write_if.b_channel, "bresp", self._take_write_resp, lambda: self.b_answers)
@@ -123,6 +124,10 @@ class MemoryAgent(uvm_component):
         self.target.start(ctx.vector.dram(), ctx.memory_faults())
         self.r_answers, self.b_answers = Answers(), Answers()
         self.set_profile(ctx.job.profile, ctx.job.seed)
+        # a fault that must show more reads in flight than the design keeps needs a memory
+        # that takes them (faults.Fault.deep_memory); every other job keeps cocotbext's queue
+        self.slave.read_if.ar_channel.queue_occupancy_limit = -1 if ctx.fault.deep_memory \
+            else self.ar_queue
 
     def answers(self) -> tuple[Answers, Answers]:
         """The responses the test injected this job on R (per beat) and B (per burst)."""
