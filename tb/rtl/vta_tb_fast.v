@@ -27,11 +27,13 @@ module vta_tb_fast #(
     input  wire [3:0]  tb_fault,
     // control-port mailbox (vta_tb_host)
     input  wire        tb_host_go,
-    input  wire [1:0]  tb_host_op,
+    input  wire [2:0]  tb_host_op,
     input  wire [15:0] tb_host_addr,
     input  wire [31:0] tb_host_wdata,
     input  wire [3:0]  tb_host_wstrb,
     input  wire [1:0]  tb_host_order,
+    input  wire [1:0]  tb_host_lag,
+    input  wire [1:0]  tb_host_bwait,
     input  wire [31:0] tb_host_mask,
     input  wire [15:0] tb_host_gap,
     input  wire        tb_host_stop,
@@ -125,7 +127,8 @@ module vta_tb_fast #(
 
     vta_tb_host #(.AW(16)) u_host (
         .clk(ap_clk), .rst_n(ap_rst_n), .go(tb_host_go), .op(tb_host_op), .addr(tb_host_addr),
-        .wdata(tb_host_wdata), .wstrb(tb_host_wstrb), .order(tb_host_order), .mask(tb_host_mask),
+        .wdata(tb_host_wdata), .wstrb(tb_host_wstrb), .order(tb_host_order), .lag(tb_host_lag),
+        .bwait(tb_host_bwait), .mask(tb_host_mask),
         .gap(tb_host_gap), .stop(tb_host_stop), .ack(tb_host_ack), .rdata(), .resp(),
         .m_awaddr(c_awaddr), .m_awvalid(c_awvalid), .m_awready(c_awready),
         .m_wdata(c_wdata), .m_wstrb(c_wstrb), .m_wvalid(c_wvalid), .m_wready(c_wready),

@@ -352,6 +352,16 @@ module vta_tb_top #(
         .others_max(), .wait_max(), .rd_max(), .wr_ahead_max(), .wr_out_max(),
         .r_held_max()
     );
+
+    // How the host presented its writes on the control port (tb/rtl/vta_tb_lite_watch.v),
+    // for the host-timing flow (tb/uvm/hostvar.py). Read through u_lite.*.
+    vta_tb_lite_watch u_lite (
+        .clk(ap_clk), .rst_n(ap_rst_n),
+        .awvalid(s_axi_control_awvalid), .awready(s_axi_control_awready),
+        .wvalid(s_axi_control_wvalid), .wready(s_axi_control_wready),
+        .bvalid(s_axi_control_bvalid), .bready(s_axi_control_bready),
+        .together(), .aw_first(), .w_first(), .overlapped(), .b_held()
+    );
     /* verilator lint_on PINCONNECTEMPTY */
 
     wire unused_tb = &{1'b0, unused_lock_aw, unused_lock_ar, unused_cache_aw, unused_cache_ar,

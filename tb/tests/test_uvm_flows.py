@@ -1,10 +1,11 @@
-"""Register map and launch semantics, back-to-back launches without reset, and a reset in
-mid-program, in both testbench modes."""
+"""Register map and launch semantics, back-to-back launches without reset, a reset in
+mid-program, and the register map under every host write timing, in both testbench modes."""
 from __future__ import annotations
 
 import pytest
 
 from tb.uvm.api import explain
+from tb.uvm.hostvar import variants
 from tb.uvm.pytest_support import MODES, run, sims
 from tb.uvm.registry import JobRequest, make_jobs
 
@@ -24,3 +25,26 @@ def test_register_map_and_launch_flows(sim: str, mode: str) -> None:
     assert results["reset-mid-s11-bursty"]["reset_after"] > 0
     assert [r["job_spec"]["reset"] for n, r in results.items() if n.startswith("b2b")] == \
         [True, False, False]
+
+
+#: Seeds of the host-timing flow's two jobs: address or data first with no lag (seed 2), and
+#: lags and BREADY holds of 1..3 cycles in every timing (seed 3).
+HOSTVAR_SEEDS = (2, 3)
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("mode", MODES)
+@sims
+def test_register_map_under_every_host_timing(sim: str, mode: str) -> None:
+    """Every timing of tb/uvm/hostvar.py passes the register map, the WSTRB patterns, a batch
+    of writes and a launch read during its run, and reached the port as asked (the flow
+    checks tb/rtl/vta_tb_lite_watch.v's counts itself)."""
+    jobs = [pair for seed in HOSTVAR_SEEDS for pair in make_jobs("hostvar", JobRequest(sim, "small", seed))]
+    results = run(sim, jobs, mode)
+    assert len(results) == len(jobs)
+    for name, r in results.items():
+        assert r["passed"], f"{name}: {explain(r)}"
+        timings = {k: str(v) for k, v in variants(r["job_spec"]["seed"]).items()}
+        assert r["timings"] == timings
+        assert set(r["presented"]) == set(timings)
+        assert all(n > 0 for n in r["sweeps_while_running"].values()), r["sweeps_while_running"]

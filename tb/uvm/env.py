@@ -63,6 +63,9 @@ class Env(Protocol):
     @property
     def bus_bytes(self) -> int: ...
 
+    @property
+    def top(self) -> Any: ...
+
     def watch_done(self, limits: Limits, report: Report) -> Watcher: ...
 
     def end_checks(self) -> bool: ...
@@ -130,6 +133,12 @@ class VtaEnv(uvm_env):
     @property
     def bus_bytes(self) -> int:
         return self.axi_port.data_bytes
+
+    @property
+    def top(self) -> Any:
+        """tb/rtl/vta_tb_top.v's instance: the DUT behind the fault injector, with the
+        in-simulation checkers and observers (the toplevel itself in this mode)."""
+        return self.dut
 
     def watch_done(self, limits: Limits, report: Report) -> Watcher:
         """Poll CTRL through the host agent until DONE, under the job's limits."""

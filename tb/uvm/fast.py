@@ -23,7 +23,7 @@ from models.config import load_config
 from models.dram import Dram
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
-from tb.uvm.host import HostAgent
+from tb.uvm.host import DEFAULT_TIMING, ORDERS, HostAgent, HostTiming, WordWrite, word_write
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.profiles import PROFILES
@@ -41,7 +41,8 @@ POLL_GAP = 16  # cycles between the host's CTRL reads while it polls for DONE
 HOST_GRACE = 4000  # cycles an access may take before the control port counts as hung
 LOG_PAGES = 9  # physical pages of the fast memory (vta_tb_fast.v's default)
 ERR_RANGES = 4  # error-response ranges the memory holds (vta_tb_mem.v NERR)
-OP_READ, OP_WRITE, OP_POLL = 0, 1, 2
+#: vta_tb_host.v's operations.
+OP_READ, OP_WRITE, OP_POLL, OP_POSTED, OP_SYNC = 0, 1, 2, 3, 4
 CHANNELS = ("AW", "W", "B", "AR", "R")
 #: Payload signal names per channel, in the order of vta_tb_axi_check.v's signal codes.
 SIGNALS = {0: ("awid", "awaddr", "awlen", "awsize", "awburst"), 1: ("wdata", "wstrb", "wlast"),
@@ -69,6 +70,14 @@ class Mailbox:
     def __init__(self, dut: Any) -> None:
         self.dut = dut
         self.go = 0
+        self.timing = DEFAULT_TIMING
+
+    def set_timing(self, timing: HostTiming) -> None:
+        """The host's write timing inputs (it holds them between accesses)."""
+        self.timing = timing
+        self.dut.tb_host_order.value = ORDERS.index(timing.order)
+        self.dut.tb_host_lag.value = timing.lag
+        self.dut.tb_host_bwait.value = timing.bwait
 
     def _request(self, op: int, addr: int, data: int = 0, strb: int = 0xF, mask: int = 0) -> None:
         d = self.dut
@@ -98,9 +107,25 @@ class Mailbox:
         return await self.complete()
 
     async def write(self, addr: int, data: int, nbytes: int = 4) -> int:
-        lane = addr % 4
-        self._request(OP_WRITE, addr - lane, data << 8 * lane, ((1 << nbytes) - 1) << lane)
+        return await self.write_word(word_write(addr, data, nbytes))
+
+    async def write_word(self, write: WordWrite) -> int:
+        self._request(OP_WRITE, write.addr, write.data, write.strb)
         return (await self.complete())[1]
+
+    async def write_batch(self, batch: tuple[WordWrite, ...]) -> list[int]:
+        """The writes one after the other's response, or (pipelined timing) each posted as
+        soon as the one before is accepted, then every response awaited: one entry per
+        response that arrived (as many as writes unless the port lost or invented one),
+        each the worst of them; a response that never comes hangs the port."""
+        if not self.timing.pipelined:
+            return [await self.write_word(w) for w in batch]
+        for w in batch:
+            self._request(OP_POSTED, w.addr, w.data, w.strb)
+            await self.complete()
+        self._request(OP_SYNC, 0)
+        arrived, worst = await self.complete()
+        return [worst] * arrived
 
     def start_poll(self, addr: int, mask: int) -> None:
         """Read addr every POLL_GAP cycles until a bit of mask is set (or :meth:`stop_poll`)."""
@@ -366,6 +391,11 @@ class FastEnv(uvm_env):
     def bus_bytes(self) -> int:
         return load_config(ConfigDB().get(self, "", "PLAN").config).bus_bytes
 
+    @property
+    def top(self) -> Any:
+        """tb/rtl/vta_tb_top.v's instance inside vta_tb_fast."""
+        return self.dut.u_tb
+
     def watch_done(self, limits: "Limits", report: Report) -> Watcher:
         return FastWatch(self, limits, report)
 
@@ -384,7 +414,8 @@ def init_inputs(dut: Any) -> None:
     """Every set-up and mailbox input of vta_tb_fast at 0 (a four-state simulator would
     otherwise start them at X)."""
     for name in ("tb_host_go", "tb_host_op", "tb_host_addr", "tb_host_wdata", "tb_host_wstrb",
-                 "tb_host_order", "tb_host_mask", "tb_host_gap", "tb_host_stop", "tb_mem_load",
+                 "tb_host_order", "tb_host_lag", "tb_host_bwait", "tb_host_mask", "tb_host_gap",
+                 "tb_host_stop", "tb_mem_load",
                  "tb_mem_pages", "tb_mem_profile", "tb_mem_seed", "tb_mem_err_kind", "tb_mem_err_lo",
                  "tb_mem_err_last", "tb_mem_err_resp", "tb_mem_err_rate", "tb_mem_rogue_en",
                  "tb_mem_rogue_lo", "tb_mem_rogue_last", "tb_mem_corrupt_en", "tb_mem_corrupt_lo",

@@ -7,28 +7,92 @@ returns. The driver's port depends on the testbench mode (``MODE`` in the Config
 the full mode cocotbext-axi's AxiLiteMaster drives the DUT's control port from Python; in
 the fast mode the Verilog host of tb/rtl/vta_tb_host.v does, through its mailbox
 (tb/uvm/fast.py: Mailbox), so Python wakes once per access.
+
+Both ports present writes with a :class:`HostTiming` (set by a "timing" item, held until
+the next): address and data together or either first (with a lag), BREADY held back once
+BVALID is up, and a batch of writes issued back to back, each before the response of the
+one before. The full mode does all of it through the AxiLiteMaster's own channel endpoints
+(their ``pause`` switches and transactions): AxiLiteMaster.write derives WSTRB from address
+and length, so a write of any WSTRB (0b0101, or none) goes through those endpoints too.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
+from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
 from pyuvm import ConfigDB, uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from models.vector import BASE_NAMES, Vector
 from tb.uvm.regs import BASE_REGS, CTRL, INSN_ADDR, INSN_COUNT, START
 
+#: Orders of a write's address and data: together, address first, data first (vta_tb_host.v's codes).
+ORDERS = ("together", "aw-first", "w-first")
+#: The largest lag and BREADY hold (the fast host's 2-bit counters).
+MAX_WAIT = 3
+
+
+@dataclass(frozen=True)
+class HostTiming:
+    """How the host presents writes on the AXI4-Lite port: AXI lets address and data come
+    in either order or together, and the master hold BREADY or start the next write before
+    the last response; a slave must take every one of them the same way."""
+
+    order: str = "together"  # one of ORDERS
+    lag: int = 0  # cycles the second of address and data waits after the first is accepted
+    bwait: int = 0  # cycles BREADY stays low once BVALID is up
+    pipelined: bool = False  # a batch's writes go out without waiting for each response
+
+    def __post_init__(self) -> None:
+        if self.order not in ORDERS or not (0 <= self.lag <= MAX_WAIT and 0 <= self.bwait <= MAX_WAIT):
+            raise ValueError(f"host timing {self}: order one of {ORDERS}, lag and bwait 0..{MAX_WAIT}")
+
+    def __str__(self) -> str:
+        lag = f" lag {self.lag}" if self.order != "together" else ""
+        return f"{self.order}{lag}, BREADY after {self.bwait}{', pipelined' if self.pipelined else ''}"
+
+
+#: How both ports write unless told otherwise.
+DEFAULT_TIMING = HostTiming()
+
+
+@dataclass(frozen=True)
+class WordWrite:
+    """A write of a whole word with any byte strobes (bit n: byte lane n)."""
+
+    addr: int  # word aligned
+    data: int
+    strb: int = 0xF
+
+
+def word_write(addr: int, data: int, nbytes: int) -> WordWrite:
+    """The aligned word write of ``nbytes`` bytes of ``data`` at a byte address."""
+    lane = addr % 4
+    return WordWrite(addr - lane, data << 8 * lane, ((1 << nbytes) - 1) << lane)
+
 
 class RegItem(uvm_sequence_item):
-    """One register read or write; ``data``/``resp`` are filled in by the driver for reads."""
+    """One register access: "read" (``data``/``resp`` filled in by the driver), "write"
+    (``nbytes`` at ``addr``, which may then be unaligned: the master sets WSTRB; or a whole
+    word with the byte strobes ``strb``), "batch" (the writes of ``batch`` back to back,
+    ``resps`` filled in) or "timing" (the host's write timing from now on)."""
 
-    def __init__(self, name: str, kind: str, addr: int, data: int = 0, nbytes: int = 4) -> None:
+    def __init__(self, name: str, kind: str, addr: int = 0, data: int = 0, nbytes: int = 4,
+                 strb: int | None = None, batch: tuple[WordWrite, ...] = (),
+                 timing: HostTiming = DEFAULT_TIMING) -> None:
         super().__init__(name)
         self.kind = kind
-        self.addr = addr  # a write of nbytes < 4 may be unaligned: the master sets WSTRB
+        self.addr = addr
         self.data = data
         self.nbytes = nbytes
+        self.strb = strb
+        self.batch = batch
+        self.timing = timing
         self.resp = 0
+        self.resps: list[int] = []
 
     def __str__(self) -> str:
         return f"{self.kind} {self.addr:#06x} = {self.data:#010x} resp={self.resp}"
@@ -37,26 +101,110 @@ class RegItem(uvm_sequence_item):
 class ControlPort(Protocol):
     """What the driver needs of a control-port master (both modes provide it)."""
 
+    def set_timing(self, timing: HostTiming) -> None: ...
+
     async def read(self, addr: int) -> tuple[int, int]: ...
 
     async def write(self, addr: int, data: int, nbytes: int = 4) -> int: ...
 
+    async def write_word(self, write: WordWrite) -> int: ...
+
+    async def write_batch(self, batch: tuple[WordWrite, ...]) -> list[int]: ...
+
 
 class LiteMasterPort:
-    """cocotbext-axi's AxiLiteMaster on the DUT's control port (the full mode)."""
+    """cocotbext-axi's AxiLiteMaster on the DUT's control port (the full mode).
+
+    With the default timing a write is AxiLiteMaster.write; any other timing, or WSTRB
+    that is not one run of bytes, goes through the master's AW/W sources and B sink:
+    a paused source holds its channel back, a paused sink holds BREADY low.
+    """
 
     def __init__(self, dut: Any) -> None:
+        self.dut = dut
         bus = AxiLiteBus.from_prefix(dut, "s_axi_control")
         self.master = AxiLiteMaster(bus, dut.ap_clk, dut.ap_rst_n, reset_active_level=False)
         self.master.write_if.log.setLevel("WARNING")
         self.master.read_if.log.setLevel("WARNING")
+        self.timing = DEFAULT_TIMING
+
+    def set_timing(self, timing: HostTiming) -> None:
+        self.timing = timing
 
     async def read(self, addr: int) -> tuple[int, int]:
         rsp = await self.master.read(addr, 4)
         return int.from_bytes(rsp.data, "little"), int(rsp.resp)
 
     async def write(self, addr: int, data: int, nbytes: int = 4) -> int:
-        return int((await self.master.write(addr, data.to_bytes(nbytes, "little"))).resp)
+        if self.timing == DEFAULT_TIMING:
+            return int((await self.master.write(addr, data.to_bytes(nbytes, "little"))).resp)
+        return await self.write_word(word_write(addr, data, nbytes))
+
+    async def write_word(self, write: WordWrite) -> int:
+        return (await self._writes((write,), pipelined=False))[0]
+
+    async def write_batch(self, batch: tuple[WordWrite, ...]) -> list[int]:
+        return await self._writes(batch, self.timing.pipelined)
+
+    async def _handshake(self, channel: str) -> None:
+        """Until the rising edge at which ``channel`` (aw, w or b) completes a transfer."""
+        valid = getattr(self.dut, f"s_axi_control_{channel}valid")
+        ready = getattr(self.dut, f"s_axi_control_{channel}ready")
+        while True:
+            await RisingEdge(self.dut.ap_clk)
+            if int(valid.value) and int(ready.value):
+                return
+
+    async def _send(self, write: WordWrite) -> None:
+        """Present one write's address and data in the timing's order."""
+        wi, t = self.master.write_if, self.timing
+        aw = AxiLiteAWTransaction(awaddr=write.addr)
+        w = AxiLiteWTransaction(wdata=write.data, wstrb=write.strb)
+        if t.order == "together":
+            await wi.aw_channel.send(aw)
+            await wi.w_channel.send(w)
+            return
+        steps = [(wi.aw_channel, aw, "aw"), (wi.w_channel, w, "w")]
+        if t.order == "w-first":
+            steps.reverse()
+        (source, txn, name), (later, later_txn, _) = steps
+        await source.send(txn)
+        await self._handshake(name)
+        await ClockCycles(self.dut.ap_clk, t.lag)
+        await later.send(later_txn)
+
+    async def _responses(self, count: int) -> list[int]:
+        """Take ``count`` write responses, each BREADY held back ``bwait`` cycles."""
+        sink, bwait = self.master.write_if.b_channel, self.timing.bwait
+        out = []
+        for _ in range(count):
+            if bwait:
+                while not int(self.dut.s_axi_control_bvalid.value):
+                    await RisingEdge(self.dut.ap_clk)
+                await ClockCycles(self.dut.ap_clk, bwait)
+                sink.pause = False
+            out.append(int((await sink.recv()).bresp))
+            sink.pause = bwait > 0
+        return out
+
+    async def _writes(self, batch: tuple[WordWrite, ...], pipelined: bool) -> list[int]:
+        """The writes of ``batch``: one after the other's response, or all sent while the
+        responses are taken."""
+        sink = self.master.write_if.b_channel
+        sink.pause = self.timing.bwait > 0
+        try:
+            if not pipelined:
+                resps = []
+                for write in batch:
+                    await self._send(write)
+                    resps += await self._responses(1)
+                return resps
+            taker = cocotb.start_soon(self._responses(len(batch)))
+            for write in batch:
+                await self._send(write)
+            return await taker
+        finally:
+            sink.pause = False
 
 
 class HostDriver(uvm_driver):
@@ -73,8 +221,14 @@ class HostDriver(uvm_driver):
     async def run_phase(self) -> None:
         while True:
             item = await self.seq_item_port.get_next_item()
-            if item.kind == "write":
+            if item.kind == "write" and item.strb is not None:
+                item.resp = await self.port.write_word(WordWrite(item.addr, item.data, item.strb))
+            elif item.kind == "write":
                 item.resp = await self.port.write(item.addr, item.data, item.nbytes)
+            elif item.kind == "batch":
+                item.resps = await self.port.write_batch(item.batch)
+            elif item.kind == "timing":
+                self.port.set_timing(item.timing)
             else:
                 item.data, item.resp = await self.port.read(item.addr)
             self.seq_item_port.item_done()
@@ -105,6 +259,26 @@ class RegSeq(uvm_sequence):
         await self.start_item(item)
         await self.finish_item(item)
         return item
+
+    async def write_strobed(self, write: WordWrite) -> RegItem:
+        """A whole-word write with the byte strobes ``write.strb``."""
+        item = RegItem("wr", "write", write.addr, write.data, strb=write.strb)
+        await self.start_item(item)
+        await self.finish_item(item)
+        return item
+
+    async def write_batch(self, batch: tuple[WordWrite, ...]) -> RegItem:
+        """The writes of ``batch`` back to back (``resps`` holds their responses)."""
+        item = RegItem("batch", "batch", batch=batch)
+        await self.start_item(item)
+        await self.finish_item(item)
+        return item
+
+    async def set_timing(self, timing: HostTiming) -> None:
+        """Every write from now on in ``timing`` (in order with the accesses before it)."""
+        item = RegItem("timing", "timing", timing=timing)
+        await self.start_item(item)
+        await self.finish_item(item)
 
 
 class ProgramSeq(RegSeq):

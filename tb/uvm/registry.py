@@ -84,6 +84,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("regmap", "regmap", "tb.uvm.flows:RegMapVseq", ("regmap",), "flow", "tb/tests/test_uvm_flows.py",
           jobs="tb.uvm.run:regmap_jobs", program=False,
           doc="register map against tb/uvm/regs.py, then the launch semantics"),
+    Entry("hostvar", "host-timing", "tb.uvm.hostvar:HostTimingVseq", ("hostvar",), "flow",
+          "tb/tests/test_uvm_flows.py", jobs="tb.uvm.run:hostvar_jobs", program=False,
+          doc="the register map, any WSTRB, back-to-back writes and a launch read during its run, "
+              "under every host write timing"),
     Entry("reset", "reset-mid", "tb.uvm.flows:ResetMidVseq", ("reset-mid",), "flow",
           "tb/tests/test_uvm_flows.py", doc="a random program reset in mid-program, then a clean rerun"),
     Entry("back2back", "program", PROGRAM_SEQUENCE, ("b2b",), "flow", "tb/tests/test_uvm_flows.py",

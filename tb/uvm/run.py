@@ -119,6 +119,11 @@ def regmap_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     return [(req.config or FLOW_CONFIG, Job("regmap", mode="regmap"))]
 
 
+def hostvar_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """The register map under every host write timing (lags and BREADY holds from the seed)."""
+    return [(req.config or FLOW_CONFIG, Job(f"hostvar-s{req.seed}", mode="host-timing", seed=req.seed))]
+
+
 def back2back_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     """Three random programs, launched one after the other without reset in between."""
     prof, seed = req.profile or FLOW_PROFILE, req.seed

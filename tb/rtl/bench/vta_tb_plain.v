@@ -56,8 +56,9 @@ module vta_tb_plain;
         .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH), .LOG_PAGES(LOG_PAGES)
     ) u (
         .ap_clk(clk), .ap_rst_n(rst_n), .tb_fault(4'd0),
-        .tb_host_go(go), .tb_host_op(op), .tb_host_addr(addr), .tb_host_wdata(data),
-        .tb_host_wstrb(4'hF), .tb_host_order(2'd0), .tb_host_mask(data), .tb_host_gap(16'd16),
+        .tb_host_go(go), .tb_host_op({1'b0, op}), .tb_host_addr(addr), .tb_host_wdata(data),
+        .tb_host_wstrb(4'hF), .tb_host_order(2'd0), .tb_host_lag(2'd0), .tb_host_bwait(2'd0),
+        .tb_host_mask(data), .tb_host_gap(16'd16),
         .tb_host_stop(1'b0), .tb_host_ack(ack),
         .tb_mem_load(load), .tb_mem_pages(pages), .tb_mem_profile(profile), .tb_mem_seed(seed),
         .tb_mem_err_kind(8'd0), .tb_mem_err_lo(128'd0), .tb_mem_err_last(128'd0),
