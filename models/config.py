@@ -306,10 +306,14 @@ CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 
 
 def load_config(spec: str | Path | None) -> VtaConfig:
-    """Resolve a configuration argument: None (defaults), a shipped name or a JSON path."""
+    """Resolve a configuration argument: None (defaults), a shipped name, ``random:SEED``
+    (a configuration drawn from the seed, models/randcfg.py) or a JSON path."""
     if spec is None:
         return VtaConfig()
     text = str(spec)
+    if text.startswith("random:"):
+        from models.randcfg import parse  # it builds on VtaConfig, defined here
+        return parse(text)
     shipped = CONFIG_DIR / f"{text}.json"
     if text and not text.endswith(".json") and "/" not in text and shipped.is_file():
         return VtaConfig.from_file(shipped)
