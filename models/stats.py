@@ -19,7 +19,7 @@ from collections import Counter
 from enum import IntEnum
 from typing import Iterable, Mapping
 
-from models.config import LOOP_ITER_BITS
+from models.config import LOOP_MAX
 from models.decode import decode_program
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.spec import FLAG_QUEUE, LEGAL_FLAGS, QUEUES, module_of
@@ -27,7 +27,6 @@ from models.vector import Vector
 
 PADS = ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1")
 FACTORS = tuple(f"{role}_factor_{loop}" for role in ("dst", "src", "wgt") for loop in ("out", "in"))
-LOOP_MAX = (1 << LOOP_ITER_BITS) - 1
 #: Lower ends of the bins of program length and of a GEMM/ALU's micro-op range.
 LENGTH_BINS = (1, 50, 200, 1000)
 UOP_BINS = (1, 2, 16, 128, 1000)

@@ -15,11 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from models.config import LOOP_ITER_BITS
+from models.config import LOOP_MAX
 from models.genlib.rand import between, chance
-
-#: The largest iter_out / iter_in the 14-bit loop fields hold.
-LOOP_MAX = (1 << LOOP_ITER_BITS) - 1
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from models.genlib.knobs import LOOP_MAX, GenKnobs
+from models.config import LOOP_MAX
+from models.genlib.knobs import GenKnobs
 
 
 @dataclass(frozen=True)

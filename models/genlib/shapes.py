@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.genlib.knobs import LOOP_MAX, GenKnobs
+from models.config import LOOP_MAX
+from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, between, chance, pick
 from models.isa import AluOp
 
