@@ -51,10 +51,10 @@ IO_BOUND: dict[str, Any] = {"compute_ops": (1, 2), "loads_per_stage": (1, 1),
 PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("default", None, "the default draw: knobs drawn from each seed"),
     # ~11 instructions per tile (a 2-3 instruction load stage on GEMM tiles, a compute stage
-    # with its LOAD UOPs, a store stage), so 90-200 tiles give about 1,000-2,500
+    # with its LOAD UOPs, a store stage), so 110-210 tiles give about 1,000-2,500
     # instructions; the loops stay small so that length, not work, is what grows.
-    Preset("long", GenKnobs(tiles=(90, 200), max_loop_work=48),
-           "programs of 1,000+ instructions (tiles 90-200)"),
+    Preset("long", GenKnobs(tiles=(110, 210), max_loop_work=48),
+           "programs of 1,000+ instructions (tiles 110-210)"),
     # One GEMM/ALU in three is a long loop: 16383 (the field maximum) half the time, else
     # 1000..16383, on one micro-op and a short other loop (at most 2 x 16383 executions).
     Preset("loops", GenKnobs(tiles=(2, 5), compute_ops=(1, 4), long_loop_prob=0.35,
