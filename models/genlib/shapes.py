@@ -136,8 +136,9 @@ def _iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[in
 
 
 def _long_iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[int, int, int]:
-    """(iter_out, iter_in, micro-ops) of a long loop: one count from ``long_loop`` (often the
-    field maximum), the other and the micro-op range as small as max_loop_work leaves them.
+    """(iter_out, iter_in, micro-ops) of a long loop: one count, either loop's, from
+    ``long_loop`` (often the field maximum), the other from ``iter_in`` and the micro-op
+    range from ``uops``, both cut to what max_loop_work leaves.
 
     This is how a loop reaches the 14-bit maxima while its cycle count stays simulatable:
     16383 iterations of one micro-op take about as long as a few hundred ordinary GEMMs.
