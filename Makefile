@@ -15,8 +15,9 @@ export PATH := $(VERILATOR_ROOT)/bin:$(VENV)/bin:$(PATH)
 export PYTHONHASHSEED := 0
 
 # Knobs (README): simulator (icarus, verilator or all), configuration, external vectors,
-# test selection, random seed/count, bus profile, waveforms, wall-time cap per job; for
-# `make coverage` and `make vectors` the output directory and (coverage) a smoke-size run.
+# test selection, random seed/count, bus profile, waveforms, wall-time cap per job, the
+# number of configurations (builds) of a CONFIG=random run; for `make coverage` and
+# `make vectors` the output directory and (coverage) a smoke-size run.
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -25,6 +26,7 @@ TEST    ?=
 SEED    ?=
 COUNT   ?=
 PROFILE ?=
+RANDOM_CONFIGS ?=
 WAVES   ?=
 TIMEOUT ?=
 SMOKE   ?=
@@ -44,6 +46,7 @@ $(if $(filter-out fast full,$(MODE)),$(error MODE=$(MODE): must be fast or full)
 $(if $(SEED),$(if $(call is_uint,$(SEED)),,$(error SEED=$(SEED): must be a non-negative integer)))
 $(if $(COUNT),$(if $(call is_pos,$(COUNT)),,$(error COUNT=$(COUNT): must be a positive integer)))
 $(if $(JOBS),$(if $(call is_pos,$(JOBS)),,$(error JOBS=$(JOBS): must be a positive integer)))
+$(if $(RANDOM_CONFIGS),$(if $(call is_pos,$(RANDOM_CONFIGS)),,$(error RANDOM_CONFIGS=$(RANDOM_CONFIGS): must be a positive integer)))
 $(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must be a positive number of seconds)))
 $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
@@ -54,7 +57,7 @@ SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
-           $(if $(TIMEOUT),--timeout $(TIMEOUT))
+           $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS))
 
 .PHONY: sim test lint vectors bench regress coverage workloads clean distclean sysdeps
 
@@ -86,6 +89,7 @@ regress: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
 		--sim $$s --mode $(MODE) --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
 		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
+		$(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
 		--regress-junit build/regress-$$s.xml; done
 
 coverage: sysdeps $(STAMP)

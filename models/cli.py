@@ -16,6 +16,7 @@ from typing import Callable
 from models.argtypes import OneLineParser, positive_int, seed
 from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
 from models.dram import DramError
+from models.genlib.presets import PRESETS
 from models.isa import EncodingError
 from models.spec import SHIPPED_CONFIGS
 from models.vector import VectorError, find_vectors, load_vector
@@ -160,12 +161,14 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_gen(args: argparse.Namespace) -> int:
     from models.gen import dir_name, generate
+    from models.genlib.presets import preset_knobs
     from models.vector import save_vector
     cfg = load_config(args.config)
     out = _out_dir(args.out, "--out")
     for k in range(args.count):  # as generate_many, printing each path once it is written
+        knobs = preset_knobs(args.preset, args.seed + k)
         try:
-            path = save_vector(generate(args.seed + k, cfg), out / dir_name(args.seed, k))
+            path = save_vector(generate(args.seed + k, cfg, knobs), out / dir_name(args.seed, k))
         except OSError as exc:
             raise UsageError(f"--out {args.out}: cannot write {exc.filename or ''}: "
                              f"{exc.strerror or exc}") from None
@@ -194,13 +197,15 @@ def cmd_workload(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from models.stats import collect, format_stats, missing
+    from models.stats import WIDE, collect, format_stats, missing
     dirs = {d.resolve(): d for d in find_vectors(args.dirs)}  # a vector named twice counts once
     vectors = [load_vector(d) for d in dirs.values()]
     hist = collect(vectors)
     print(format_stats(hist))
     gaps = missing(hist)
     print(f"\n{len(vectors)} vectors; required items never seen: {', '.join(gaps) if gaps else 'none'}")
+    wide = [item for item in WIDE if not hist.get(item)]
+    print(f"wide forms (gen --preset) never seen: {', '.join(wide) if wide else 'none'}")
     return 0
 
 
@@ -267,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=seed, required=True)
     p.add_argument("--count", type=positive_int, default=1)
     p.add_argument("--config", help=cfg_help)
+    p.add_argument("--preset", choices=PRESETS, default="default",
+                   help="named knob set (models/genlib/presets.py): " + "; ".join(
+                       f"{p.name}: {p.reaches}" for p in PRESETS.values()))
     p.add_argument("--out", required=True)
     p = add("workload", cmd_workload, "write ResNet-18 layers as vectors, expect from the numpy reference")
     p.add_argument("name", help="C1..C11, dense, comma-separated, or all")

@@ -51,6 +51,7 @@ MEMOP_SIZE_BITS = 16
 MEMOP_STRIDE_BITS = 16
 MEMOP_PAD_BITS = 4
 LOOP_ITER_BITS = 14
+LOOP_MAX = (1 << LOOP_ITER_BITS) - 1   # the largest iter_out / iter_in
 ALU_IMM_BITS = 16
 INSN_BITS = 128
 UOP_BITS = 32
@@ -306,10 +307,14 @@ CONFIG_DIR = Path(__file__).resolve().parent / "configs"
 
 
 def load_config(spec: str | Path | None) -> VtaConfig:
-    """Resolve a configuration argument: None (defaults), a shipped name or a JSON path."""
+    """Resolve a configuration argument: None (defaults), a shipped name, ``random:SEED``
+    (a configuration drawn from the seed, models/randcfg.py) or a JSON path."""
     if spec is None:
         return VtaConfig()
     text = str(spec)
+    if text.startswith("random:"):
+        from models.randcfg import parse  # it builds on VtaConfig, defined here
+        return parse(text)
     shipped = CONFIG_DIR / f"{text}.json"
     if text and not text.endswith(".json") and "/" not in text and shipped.is_file():
         return VtaConfig.from_file(shipped)

@@ -6,7 +6,12 @@ hands only through dependency tokens, so every program is well-formed by constru
 legal flags per module, each push popped once, FINISH last after every STORE, indices in
 range, no deadlock for the configuration's queue depths, no data race. The checker then
 confirms it; a program it rejects is regenerated from a derived seed (a generator bug, so
-``max_retries=0`` turns it into an error, which the tests use).
+``max_retries=0`` turns it into an error, which the tests use). The one knob that gives up
+deadlock-freedom by construction, ``slots_over_depth`` (more slots than a token counter
+holds, so that producers wait on full counters), is settled before any data is drawn: a
+program the checker's token model finds stuck on the configuration's queues is rebuilt
+from the same seed without the excess. Named knob sets for the forms the default draw
+never reaches are in models/genlib/presets.py.
 
 Determinism: program ``seed`` draws everything from ``numpy.random.default_rng(seed)``
 (attempt a > 0 from ``default_rng([seed, a])``), never from hash order, time or global
@@ -16,11 +21,13 @@ the seed ``seed + k``: ``gen --seed S+k --count 1`` regenerates it alone, byte f
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from models.checker import check_vector
+from models.checker.tokens import FLAG_BITS, build_ops, simulate
 from models.config import INSN_BYTES, VtaConfig
 from models.executor import expected_images
 from models.genlib.knobs import GenKnobs
@@ -30,6 +37,7 @@ from models.genlib.pools import acc_data, int8_data
 from models.genlib.rand import between
 from models.genlib.stages import StageBuilder
 from models.isa import Opcode, insns_to_bytes, uops_to_bytes
+from models.spec import module_of
 from models.vector import Image, Vector, save_vector
 
 __all__ = ["GenKnobs", "GenError", "generate", "generate_many", "build"]
@@ -48,8 +56,9 @@ def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int
     """One program, unchecked and without ``expect``; knobs None draws them from the seed."""
     rng = np.random.default_rng(seed if attempt == 0 else [seed, attempt])
     knobs = knobs if knobs is not None else GenKnobs.from_seed(rng)
-    inp_slots = min(between(rng, knobs.inp_slots), cfg.token_queue_depth, cfg.inp_depth, cfg.wgt_depth)
-    acc_slots = min(between(rng, knobs.acc_slots), cfg.token_queue_depth, cfg.acc_depth)
+    most = cfg.token_queue_depth + knobs.slots_over_depth
+    inp_slots = min(between(rng, knobs.inp_slots), most, cfg.inp_depth, cfg.wgt_depth)
+    acc_slots = min(between(rng, knobs.acc_slots), most, cfg.acc_depth)
     tiles = plan_tiles(rng, knobs, inp_slots, acc_slots)
     order = stage_order(rng, knobs, tiles)
     builder = StageBuilder(rng, cfg, knobs, inp_slots, acc_slots)
@@ -63,6 +72,10 @@ def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int
             stages["store", tile.index] = builder.store_stage(tile, win)
     insns = [insn for key in order for insn in stages[key]]
     insns.append({"opcode": Opcode.FINISH, "pop_next_dep": 1})
+    if max(inp_slots, acc_slots) > cfg.token_queue_depth and _deadlocks(insns, cfg):
+        # More slots than a token counter holds may stall fetch for good; the same seed
+        # without the excess is well-formed by construction (models/genlib/plan.py).
+        return build(seed, cfg, replace(knobs, slots_over_depth=0), attempt)
 
     pools = builder.pools
     elem = element_bytes(cfg)
@@ -84,6 +97,14 @@ def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int
         {"seed": seed, "attempt": attempt, "config": _config_name(cfg),
          "config_overrides": cfg.overrides(), "knobs": knobs.to_json()}, sort_keys=True)
     return Vector(cfg, placement.starts["insn"], len(insns), init, None, placement.bases, description)
+
+
+def _deadlocks(insns: list[dict[str, int]], cfg: VtaConfig) -> bool:
+    """Whether the program's token flags stall the finite hardware of ``cfg`` (the checker's
+    deadlock rule, run on the instruction dicts before any data is drawn)."""
+    words = [sum(int(insn.get(flag, 0)) << bit for flag, bit in FLAG_BITS.items()) for insn in insns]
+    ops = build_ops(words, [module_of(insn) for insn in insns])
+    return not simulate(ops, cfg.cmd_queue_depth, cfg.token_queue_depth).complete(len(ops))
 
 
 def generate(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, max_retries: int = 3) -> Vector:

@@ -24,7 +24,7 @@ import numpy as np
 
 from models.dram import ADDR_LIMIT, Dram
 from models.isa import MemType, Opcode, layout
-from models.spec import MEMORY, Range, intersect_ranges, merge_ranges
+from models.spec import MEMORY, Range, merge_ranges
 
 if TYPE_CHECKING:
     from models.config import VtaConfig
@@ -86,6 +86,29 @@ def format_ranges(ranges: Sequence[Range]) -> str:
     return f"DRAM {a:#x}..{a + n - 1:#x}{more}"
 
 
+class StoreWrites:
+    """The DRAM byte ranges every STORE writes, asked which STOREs a LOAD UOP's reads overlap.
+
+    One vectorised comparison per read range keeps this linear in the number of STOREs per
+    LOAD UOP; a pairwise range intersection made a program of thousands of instructions
+    spend most of its check here.
+    """
+
+    def __init__(self, writes: Sequence[tuple[int, int, int]]) -> None:
+        kept = [(a, ln, n) for a, ln, n in writes if ln > 0]
+        self.lo = np.array([a for a, _, _ in kept], dtype=np.int64)
+        self.hi = self.lo + np.array([ln for _, ln, _ in kept], dtype=np.int64)
+        self.insn = np.array([n for _, _, n in kept], dtype=np.int64)
+
+    def overlapping(self, reads: Sequence[Range]) -> list[int]:
+        """Indices (sorted, unique) of the STOREs that write a byte of ``reads``."""
+        hit = np.zeros(self.lo.size, dtype=bool)
+        for a, ln in reads:
+            if ln > 0:
+                hit |= (self.lo < a + ln) & (self.hi > a)
+        return sorted({int(n) for n in self.insn[hit]})
+
+
 class Footprints:
     """Computes the footprint of every instruction of one program, reporting overflows."""
 
@@ -99,7 +122,8 @@ class Footprints:
         for n, insn in enumerate(self.insns):
             if insn is not None and insn["opcode"] == Opcode.STORE:
                 footprints[n] = self._store_footprint(n, insn)
-        store_writes = [(a, ln, n) for n, fp in enumerate(footprints) for a, ln in fp.dram_writes]
+        store_writes = StoreWrites([(a, ln, n) for n, fp in enumerate(footprints)
+                                    for a, ln in fp.dram_writes])
         uops = UopBuffer(self.cfg)
         for n, insn in enumerate(self.insns):
             if insn is None:
@@ -138,7 +162,7 @@ class Footprints:
         return Footprint(sram_reads={"acc": acc} if acc.size else {}, dram_writes=writes)
 
     def _load_footprint(self, n: int, insn: dict[str, int], uops: "UopBuffer",
-                        store_writes: list[tuple[int, int, int]]) -> Footprint:
+                        store_writes: "StoreWrites") -> Footprint:
         mt = insn["memory_type"]
         if mt not in MEMORY or mt == MemType.OUT or insn["x_size"] == 0:
             return Footprint()
@@ -151,7 +175,7 @@ class Footprints:
         starts, length = self._rows(n, self.bases[info.base], insn, info.elem_bytes(self.cfg))
         reads = merge_ranges(starts, np.full(starts.size, length))
         if buf == "uop":
-            stores = sorted({j for a, ln, j in store_writes if intersect_ranges(reads, [(a, ln)])})
+            stores = store_writes.overlapping(reads)
             if stores:
                 self.add(n, "uop-from-store", f"micro-ops loaded from DRAM written by STORE "
                                               f"#{stores[0]}: footprint cannot be checked statically")

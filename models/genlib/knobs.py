@@ -3,7 +3,10 @@
 Every range is inclusive. Defaults keep a program to tens of instructions and a few
 hundred GEMM micro-op executions on the small configuration, because each vector runs
 on Verilog RTL under an event-driven simulator; scale ``tiles``, ``compute_ops``,
-``window`` and ``max_loop_work`` up for longer programs.
+``window`` and ``max_loop_work`` up for longer programs. The knobs of the section "wide
+forms" are off by default and draw nothing from the seed while off, so a program of the
+default knobs is byte for byte what it was before they existed; the named presets of
+models/genlib/presets.py turn them on.
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from models.config import LOOP_MAX
 from models.genlib.rand import between, chance
 
 
@@ -75,6 +79,19 @@ class GenKnobs:
     nonzero_bases_prob: float = 0.3
     unaligned_bases_prob: float = 0.2            # given non-zero bases, they are not 64-byte aligned
     high_addr_prob: float = 0.2                  # data sits high in the 4 GiB space
+    # --- wide forms (off by default; see the module docstring)
+    long_loop_prob: float = 0.0                  # a GEMM/ALU is a long loop: one of iter_out and
+                                                 # iter_in from long_loop, the other loop and the
+                                                 # micro-op range tiny (max_loop_work still bounds it)
+    long_loop: tuple[int, int] = (1000, LOOP_MAX)
+    long_loop_max_prob: float = 0.5              # a long loop's count is the field maximum, 16383
+    nonzero_factors_prob: float = 0.0            # every factor of a GEMM/ALU is non-zero (its loop
+                                                 # counts clipped so that the windows hold the span)
+    uop_shape_prob: float = 0.0                  # a LOAD UOP is 2-D, strided and/or padded
+    slots_over_depth: int = 0                    # slots may exceed TOKEN_QUEUE_DEPTH by this many,
+                                                 # so a producer may wait on a full token counter
+                                                 # (a program the checker finds deadlocking is
+                                                 # rebuilt without the excess)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -100,6 +117,13 @@ class GenKnobs:
                 raise ValueError(f"knob {name}={getattr(self, name)}: the low end must be >= 1")
         if self.max_loop_work < 1:
             raise ValueError(f"knob max_loop_work={self.max_loop_work}: must be >= 1")
+        for name in ("iter_out", "iter_in", "long_loop"):
+            lo, hi = getattr(self, name)
+            if not 1 <= lo <= hi <= LOOP_MAX:
+                raise ValueError(f"knob {name}={getattr(self, name)}: loop counts must be in "
+                                 f"[1, {LOOP_MAX}] (a 14-bit field)")
+        if self.slots_over_depth < 0:
+            raise ValueError(f"knob slots_over_depth={self.slots_over_depth}: must be >= 0")
 
     @classmethod
     def from_seed(cls, rng: np.random.Generator) -> "GenKnobs":
@@ -149,5 +173,17 @@ class GenKnobs:
         ) if chance(rng, 0.75) else cls()
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON form, for the vector description."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        """Plain JSON form, for the vector description.
+
+        A wide-form knob appears only when it differs from its default, so that the
+        description (part of the manifest) of a program of the default knobs stays as it
+        was before those knobs existed.
+        """
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()
+                if k not in WIDE_KNOBS or v != WIDE_DEFAULTS[k]}
+
+
+#: The knobs of the section "wide forms", with their defaults (see GenKnobs.to_json).
+WIDE_KNOBS = ("long_loop_prob", "long_loop", "long_loop_max_prob", "nonzero_factors_prob",
+              "uop_shape_prob", "slots_over_depth")
+WIDE_DEFAULTS = {f.name: f.default for f in fields(GenKnobs) if f.name in WIDE_KNOBS}

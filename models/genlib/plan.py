@@ -17,7 +17,9 @@ Stages are then merged into one program order in which every push precedes its p
 k slots no more than k tokens of a queue are ever outstanding in that order, and the
 generator keeps k at most the token queue depth. Those two facts rule out deadlock for any
 command queue depth: the earliest unfinished instruction has all its tokens pushed
-already and never pushes into a full counter.
+already and never pushes into a full counter. The knob ``slots_over_depth`` lifts the
+second fact on purpose (producers then wait on full counters); models/gen.py checks each
+such program against the configuration's queues and falls back to k <= depth.
 """
 from __future__ import annotations
 

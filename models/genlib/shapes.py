@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from models.config import LOOP_MAX
 from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, between, chance, pick
 from models.isa import AluOp
@@ -134,18 +135,63 @@ def _iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[in
     return io, ii, max(nu, 1)
 
 
+def _long_iters(rng: np.random.Generator, knobs: GenKnobs, max_uops: int) -> tuple[int, int, int]:
+    """(iter_out, iter_in, micro-ops) of a long loop: one count, either loop's, from
+    ``long_loop`` (often the field maximum), the other from ``iter_in`` and the micro-op
+    range from ``uops``, both cut to what max_loop_work leaves.
+
+    This is how a loop reaches the 14-bit maxima while its cycle count stays simulatable:
+    16383 iterations of one micro-op take about as long as a few hundred ordinary GEMMs.
+    """
+    big = LOOP_MAX if chance(rng, knobs.long_loop_max_prob) else between(rng, knobs.long_loop)
+    big = min(big, knobs.max_loop_work)
+    small = min(between(rng, knobs.iter_in), max(1, knobs.max_loop_work // big))
+    nu = min(between(rng, knobs.uops), max_uops, max(1, knobs.max_loop_work // (big * small)))
+    return (big, small, nu) if chance(rng, 0.5) else (small, big, nu)
+
+
+def _fit_unit_span(iters: tuple[int, int], size: int) -> tuple[int, int]:
+    """Loop counts cut (the larger first) until factors of 1 span less than ``size`` entries,
+    i.e. until iter_out + iter_in <= size + 1."""
+    io, ii = iters
+    excess = io + ii - (size + 1)
+    if excess <= 0:
+        return io, ii
+    if abs(io - ii) >= excess:
+        return (io - excess, ii) if io > ii else (io, ii - excess)
+    return (size + 2) // 2, (size + 1) // 2
+
+
+def _nonzero_factors(rng: np.random.Generator, iters: tuple[int, int], size: int) -> tuple[int, int]:
+    """(factor_out, factor_in), both >= 1, whose loop span stays below ``size``.
+
+    A factor of a loop that runs once moves nothing but is still a field the RTL decodes;
+    it is drawn below ``size`` too (never above the window, so it fits its field).
+    """
+    io, ii = iters
+    room = size - 1                                  # the span (io-1)*fo + (ii-1)*fi may reach this
+    fo_top = (room - (ii - 1)) // (io - 1) if io > 1 else room
+    fo = between(rng, (1, max(1, fo_top)))
+    fi_top = (room - (io - 1) * fo) // (ii - 1) if ii > 1 else room
+    return fo, between(rng, (1, max(1, fi_top)))
+
+
 def loop(rng: np.random.Generator, knobs: GenKnobs, dst: Window, src: Window,
          wgt: Window | None, max_uops: int) -> Loop:
     """Loops and at most ``max_uops`` micro-ops whose every dst/src/wgt index stays in its window.
 
     ``wgt`` is None for an ALU, whose micro-ops leave wgt_idx at 0 and whose src indexes ACC.
     """
-    io, ii, nu = _iters(rng, knobs, max_uops)
-    fields = {"iter_out": io, "iter_in": ii}
+    long = bool(knobs.long_loop_prob) and chance(rng, knobs.long_loop_prob)
+    io, ii, nu = _long_iters(rng, knobs, max_uops) if long else _iters(rng, knobs, max_uops)
     dims = [("dst", dst), ("src", src)] + ([("wgt", wgt)] if wgt is not None else [])
+    nonzero = bool(knobs.nonzero_factors_prob) and chance(rng, knobs.nonzero_factors_prob)
+    if nonzero:
+        io, ii = _fit_unit_span((io, ii), min(size for _, (_, size) in dims))
+    fields = {"iter_out": io, "iter_in": ii}
     spans: dict[str, tuple[int, int]] = {}
     for name, (lo, size) in dims:
-        fo, fi = _factors(rng, knobs, (io, ii), size)
+        fo, fi = _nonzero_factors(rng, (io, ii), size) if nonzero else _factors(rng, knobs, (io, ii), size)
         fields[f"{name}_factor_out"], fields[f"{name}_factor_in"] = fo, fi
         spans[name] = (lo, size - ((io - 1) * fo + (ii - 1) * fi))
     uops = []

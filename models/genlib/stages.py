@@ -23,6 +23,7 @@ from models.genlib.plan import Tile
 from models.genlib.pools import OutPool, ReadPool, UopPool
 from models.genlib.rand import below, between, chance, pick
 from models.genlib.shapes import Loop, Window, alu_imm, cover_shape, loop, mem_shape, reset_cover
+from models.genlib.uopload import plain_layout, shaped_layout
 from models.isa import AluOp, MemType, Opcode
 
 Insn = dict[str, int]
@@ -125,14 +126,25 @@ class StageBuilder:
         dram = pool.place(self.rng, shape.y_size, shape.x_size, shape.x_stride)
         return {"opcode": Opcode.LOAD, "memory_type": mem_type, "dram_base": dram, **shape.fields()}
 
-    def _load_uops(self, uops: list[dict[str, int]]) -> tuple[Insn, int]:
-        """A LOAD UOP of a fresh DRAM block; returns it and the SRAM index of its first uop."""
-        n = len(uops)
-        start = self.uop_cursor if self.uop_cursor + n <= self.cfg.uop_depth else 0
+    def _load_uops(self, runs: list[list[dict[str, int]]]) -> tuple[Insn, list[int]]:
+        """A LOAD UOP of a fresh DRAM block holding ``runs`` (the micro-ops of one instruction
+        each); returns it and the SRAM index of each run's first micro-op.
+
+        Plain, the runs follow each other in one row; with ``uop_shape_prob`` the LOAD is
+        2-D, strided and/or padded where the runs fit that way (models/genlib/uopload.py).
+        """
+        depth = self.cfg.uop_depth
+        layout = None
+        if self.knobs.uop_shape_prob and chance(self.rng, self.knobs.uop_shape_prob):
+            layout = shaped_layout(self.rng, self.knobs, runs, depth)
+        if layout is None:
+            layout = plain_layout(runs)
+        n = layout.footprint
+        start = self.uop_cursor if self.uop_cursor + n <= depth else 0
         self.uop_cursor = start + n + below(self.rng, 3)
-        dram = self.pools.uop.append(uops)
+        dram = self.pools.uop.append(layout.dram)
         return ({"opcode": Opcode.LOAD, "memory_type": MemType.UOP, "sram_base": start,
-                 "dram_base": dram, "y_size": 1, "x_size": n, "x_stride": n}, start)
+                 "dram_base": dram, **layout.fields}, [start + o for o in layout.offsets])
 
     def _gemm(self, win: TileWindows) -> tuple[Insn, Loop]:
         inp, wgt = win.gemm_windows()
@@ -225,17 +237,18 @@ class StageBuilder:
         total = sum(len(body.uops) for _, body in ops if body is not None)
         merged = 0 < total <= self.cfg.uop_depth and chance(self.rng, self.knobs.uop_merge_prob)
         insns: list[Insn] = []
+        starts: list[int] = []
         if merged:
-            load, cursor = self._load_uops([u for _, body in ops if body is not None for u in body.uops])
+            load, starts = self._load_uops([body.uops for _, body in ops if body is not None])
             insns.append(load)
         last_range: tuple[int, int] = (0, 0)
         for insn, body in ops:
             if body is not None:
                 if not merged:
-                    load, cursor = self._load_uops(body.uops)
+                    load, starts = self._load_uops([body.uops])
                     insns.append(load)
-                last_range = (cursor, cursor + len(body.uops))
-                cursor += len(body.uops)
+                start = starts.pop(0)
+                last_range = (start, start + len(body.uops))
             if insn["opcode"] in (Opcode.GEMM, Opcode.ALU):
                 insn["uop_bgn"], insn["uop_end"] = last_range
             insns.append(insn)

@@ -421,6 +421,11 @@ CASES: list[Case] = [
          r"'LOG_BLOCK' must be an integer, got 2\.0", setup=write("c.json", '{"LOG_BLOCK": 2.0}')),
     Case(CONFIG, "--config unknown key", (*M, "config", "{tmp}/c.json"),
          r"unknown configuration key 'LOG_BLOK'", setup=write("c.json", '{"LOG_BLOK": 2}')),
+    Case(CONFIG, "--config random: with a seed that is not a number",
+         (*M, "gen", "--seed", "0", "--out", "{tmp}/g", "--config", "random:seven"),
+         r"'random:seven': a random configuration is 'random:SEED' with SEED a non-negative decimal"),
+    Case(CONFIG, "--config random: with a seed beyond 2^64", (*M, "config", "random:18446744073709551616"),
+         r"'random:18446744073709551616': the seed of a random configuration must be 0 \.\. 2\^64-1"),
 
     # --- assembly text --------------------------------------------------------------------------
     Case(ASSEMBLY, "source not UTF-8", ASM,

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from models.config import VtaConfig
+from models.config import LOOP_MAX, VtaConfig
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.spec import LEGAL_FLAGS, MEMORY
-from models.stats import PADS
+from models.stats import FACTORS, MANY_ROWS, PADS, UOP_BINS, bin_label
 from tb.uvm import regs
 
 MODULES = ("load", "compute", "store")
@@ -190,6 +190,55 @@ def _acc8(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
         yield "padded" if any(i[p] for p in PADS) else "unpadded"
 
 
+#: Program lengths a program reaches (its instruction index, counted once per program).
+LENGTHS = (50, 200, 1000)
+UOP_RANGES = tuple(bin_label(lo, UOP_BINS) for lo in UOP_BINS)
+
+
+def _length(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    if e.index + 1 in LENGTHS:
+        yield f"{e.index + 1}+"
+
+
+def _uop_range(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.GEMM, Opcode.ALU) and i["uop_end"] > i["uop_bgn"]:
+        yield f"{Opcode(i['opcode']).name.lower()}/{bin_label(i['uop_end'] - i['uop_bgn'], UOP_BINS)}"
+
+
+def _iter_max(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.GEMM, Opcode.ALU):
+        op = Opcode(i["opcode"]).name.lower()
+        for name in ("iter_out", "iter_in"):
+            if i[name] >= 1000:
+                yield f"{op}/{name}/1000+"
+            if i[name] == LOOP_MAX:
+                yield f"{op}/{name}/max"
+
+
+def _uop_form(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.LOAD) and i["memory_type"] == MemType.UOP and i["x_size"]:
+        if any(i[p] for p in PADS):
+            yield "padded"
+        if i["x_stride"] > i["x_size"]:
+            yield "strided"
+        if i["y_size"] > 1:
+            yield "2d"
+
+
+def _factors(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    if _is(e.insn, Opcode.GEMM):
+        yield "all_nonzero" if all(e.insn[f] for f in FACTORS) else "some_zero"
+
+
+def _rows(e: Any, cfg: VtaConfig | None) -> Iterable[str]:
+    i = e.insn
+    if _is(i, Opcode.LOAD, Opcode.STORE) and i["x_size"] and i["y_size"] >= MANY_ROWS:
+        yield f"{_kind(i)}/{MANY_ROWS}+"
+
+
 def _burst_len(b: Any, cfg: VtaConfig | None) -> Iterable[str]:
     yield f"{b.kind}/{'1' if b.beats == 1 else '256' if b.beats == 256 else '2..255'}"
 
@@ -250,6 +299,21 @@ POINTS: tuple[Point, ...] = (
     Point("sram.index", "insn", tuple(f"{b}/{e}" for b in BUFFERS for e in ("0", "last")),
           _sram, "SRAM entry 0 and the last entry of every buffer"),
     Point("load.acc8", "insn", ("unpadded", "padded"), _acc8, "LOAD ACC_8BIT with and without pads"),
+    Point("program.length", "insn", tuple(f"{n}+" for n in LENGTHS), _length,
+          "programs of 50, 200 and 1,000 instructions or more (fetch and command queues over "
+          "long streams)"),
+    Point("uop.range", "insn", tuple(f"{op}/{r}" for op in ("gemm", "alu") for r in UOP_RANGES),
+          _uop_range, "micro-op range of a GEMM/ALU: 1, 2-15, 16-127, 128-999, 1000+"),
+    Point("uop.iter_max", "insn",
+          tuple(f"{op}/{f}/{v}" for op in ("gemm", "alu") for f in ("iter_out", "iter_in")
+                for v in ("1000+", "max")),
+          _iter_max, "iter_out and iter_in at 1000+ and at the 14-bit maximum 16383"),
+    Point("load.uop_form", "insn", ("padded", "strided", "2d"), _uop_form,
+          "LOAD UOP padded (zero micro-ops), strided and 2-D"),
+    Point("gemm.factors", "insn", ("all_nonzero", "some_zero"), _factors,
+          "GEMM with all six loop factors non-zero, and with some zero"),
+    Point("mem.rows", "insn", (f"load/{MANY_ROWS}+", f"store/{MANY_ROWS}+"), _rows,
+          f"LOAD and STORE of {MANY_ROWS} rows or more (many row bursts in flight)"),
     Point("axi.burst_len", "axi",
           tuple(f"{k}/{n}" for k in ("read", "write") for n in ("1", "2..255", "256")),
           _burst_len, "AXI burst lengths 1, in between and 256 beats"),

@@ -93,7 +93,8 @@ def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: ran
     jobs = []
     for s in seeds:
         config, profile = draw_random(s)
-        knobs, steered_profile, _ = steer.pick(unhit, rng)
+        knobs, steered_profile, aimed = steer.pick(unhit, rng)
+        config = steer.config_for(aimed) or config
         if s % HIGH_EVERY == 0:
             knobs = replace(knobs or GenKnobs(), **HIGH_ADDRESSES)
         vector = generate(s, load_config(config), knobs)

@@ -3,16 +3,22 @@
 Each rule names the bins it can reach and the GenKnobs (and memory profile) that make
 them likely. :func:`pick` draws up to ``MAX_TARGETS`` unhit bins that some rule covers
 and merges their knobs over the defaults, so every program aims at a few holes at once
-while the generator keeps the program well-formed. Bins no rule reaches (whole-buffer
+while the generator keeps the program well-formed. The wide forms (1,000-instruction
+programs, loops at the 14-bit maximum, micro-op ranges of 1,000+) take a generator preset
+(models/genlib/presets.py) that other targets' knobs would undo or make slow to simulate
+(16,383 iterations in each of 200 tiles): their rules are ``alone``, a program aimed at one
+of them aims at nothing else; a rule may also need a configuration (``config``: ranges of
+1,000+ micro-ops need a micro-op buffer of 1,024+). Bins no rule reaches (whole-buffer
 sizes, register accesses) are left to the directed closure programs and flows.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Callable
 
 from models.gen import GenKnobs
+from models.genlib.presets import PRESETS
 
 MAX_TARGETS = 3
 ALU_OPS = ("MIN", "MAX", "ADD", "SHR", "MUL")
@@ -26,6 +32,8 @@ class Steer:
     matches: Callable[[Bin], bool]
     knobs: Callable[[Bin, random.Random], dict[str, Any]]
     profile: str | None = None
+    config: str | None = None   # the configuration the bin needs (None: the drawn one)
+    alone: bool = False         # the program aims at this bin only
 
 
 def _one_hot_alu(op: str) -> tuple[float, ...]:
@@ -57,6 +65,28 @@ def _loops(b: Bin, rng: random.Random) -> dict[str, Any]:
     else:
         out["iter_one_prob"] = 1.0 if value == "1" else 0.0
     return out
+
+
+def _preset(name: str) -> dict[str, Any]:
+    """The knobs a generator preset changes from the defaults (its first knob set)."""
+    knobs, default = PRESETS[name].for_seed(0) or GenKnobs(), GenKnobs()
+    return {f.name: getattr(knobs, f.name) for f in fields(GenKnobs)
+            if getattr(knobs, f.name) != getattr(default, f.name)}
+
+
+def _uop_range(b: Bin, rng: random.Random) -> dict[str, Any]:
+    """Micro-op ranges in the bin's span ('2-15', '1000+'), run once so the work stays small."""
+    op, label = b[1].split("/")
+    lo = int(label.rstrip("+").split("-")[0])
+    hi = int(label.split("-")[1]) if "-" in label else 2 * lo
+    return {"w_gemm" if op == "gemm" else "w_alu": 8.0, "uops": (lo, hi), "max_loop_work": hi,
+            "iter_one_prob": 1.0, "tiles": (2, 4), "compute_ops": (1, 3)}
+
+
+def _iter_max(b: Bin, rng: random.Random) -> dict[str, Any]:
+    op, _, value = b[1].split("/")
+    return {**_preset("loops"), "w_gemm" if op == "gemm" else "w_alu": 8.0, "long_loop_prob": 0.6,
+            "long_loop_max_prob": 1.0 if value == "max" else 0.3}
 
 
 def _memtype(b: Bin, rng: random.Random) -> dict[str, Any]:
@@ -92,6 +122,17 @@ STEERS: tuple[Steer, ...] = (
     Steer(lambda b: b[0] == "modules.concurrent",
           lambda b, r: {"inp_slots": (3, 3), "acc_slots": (3, 3), "order_eager": 1.0,
                         "token_eager": 1.0, "tiles": (8, 12)}, profile="none"),
+    Steer(lambda b: b == ("program.length", "1000+"), lambda b, r: _preset("long"), alone=True),
+    Steer(lambda b: b[0] == "program.length",
+          lambda b, r: {"tiles": (8, 12)} if b[1] == "50+" else {"tiles": (25, 40)}),
+    Steer(lambda b: b[0] == "uop.range" and b[1].endswith("1000+"), _uop_range, config="default",
+          alone=True),
+    Steer(lambda b: b[0] == "uop.range", _uop_range),
+    Steer(lambda b: b[0] == "uop.iter_max", _iter_max, alone=True),
+    Steer(lambda b: b[0] == "load.uop_form", lambda b, r: _preset("uopload")),
+    Steer(lambda b: b[0] == "gemm.factors",
+          lambda b, r: {"w_gemm": 8.0, "nonzero_factors_prob": 1.0 if b[1] == "all_nonzero" else 0.0}),
+    Steer(lambda b: b[0] == "mem.rows", lambda b, r: _preset("rows")),
 )
 
 
@@ -106,11 +147,24 @@ def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | N
     if not reachable:
         return None, None, []
     targets = rng.sample(reachable, min(MAX_TARGETS, len(reachable)))
+    lone = [b for b in targets if _rule(b).alone]
+    targets = lone[:1] or targets
     overrides: dict[str, Any] = {}
     profile = None
     for b in targets:
-        rule = rule_for(b)
-        assert rule is not None  # targets are drawn from the reachable bins
+        rule = _rule(b)
         overrides.update(rule.knobs(b, rng))
         profile = rule.profile or profile
     return replace(GenKnobs(), **overrides), profile, targets
+
+
+def config_for(targets: list[Bin]) -> str | None:
+    """The configuration some target's rule needs, or None (the program's drawn one)."""
+    return next((c for c in (_rule(b).config for b in targets) if c), None)
+
+
+def _rule(b: Bin) -> Steer:
+    """The rule of a bin that pick() drew from the reachable ones."""
+    rule = rule_for(b)
+    assert rule is not None, f"no steering rule reaches {b}"
+    return rule

@@ -2,12 +2,13 @@
 
 ``pytest -n JOBS tb/regress --sim S --seed S --count N [--config C] [--profile P]`` runs
 N random programs (program k uses seed S+k; configuration and bus profile drawn from the
-seed unless given) in chunks, one simulator process per chunk, spread over the xdist
-workers. Each worker builds into its own directories (VTA_BUILD_SUFFIX = worker id), so
-workers never share a build. Each chunk writes its per-program records to a run
-directory; the controller then prints the summary table (seed, configuration, profile,
-result, cycles, wall time), the failures with their repro commands, and writes JUnit XML
-with one test case per program.
+seed unless given; ``--config random`` draws each program's from ``--random-configs``
+random configurations of the run) in chunks, one simulator process per configuration of a
+chunk, spread over the xdist workers. Each worker builds into its own directories
+(VTA_BUILD_SUFFIX = worker id), so workers never share a build. Each chunk writes its
+per-program records to a run directory; the controller then prints the summary table
+(seed, configuration, profile, result, cycles, wall time), the failures with their repro
+commands, and writes JUnit XML with one test case per program.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tb.runner import BUILD_ROOT
+from tb.uvm.jobs import DEFAULT_RANDOM_POOL
 from tb.uvm.run import print_failures
 from tb.uvm.simbuild import BUILD_SUFFIX_VAR, MODES
 from tb.uvm.summary import junit_xml, summary_table
@@ -37,7 +39,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--seed", type=int, default=1, help="program k uses seed SEED+k")
     group.addoption("--count", type=int, default=100, help="random programs")
     group.addoption("--chunk", type=int, default=10, help="programs per simulator process")
-    group.addoption("--config", default=None, help="force a configuration (default: drawn per seed)")
+    group.addoption("--config", default=None,
+                    help="force a configuration (default: drawn per seed; random: random "
+                         "configurations, see --random-configs)")
+    group.addoption("--random-configs", type=int, default=DEFAULT_RANDOM_POOL,
+                    help="distinct configurations (builds) of a --config random regression")
     group.addoption("--profile", default=None, help="force a bus profile (default: drawn per seed)")
     group.addoption("--regress-junit", default=None, help="JUnit XML, one test case per program")
 

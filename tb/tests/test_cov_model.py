@@ -1,10 +1,15 @@
 """The coverage model itself: hand-built observations hit exactly the expected bins."""
 from __future__ import annotations
 
+import random
+
 from models.asm import parse_line
-from models.config import load_config
+from models.config import VtaConfig, load_config
+from models.gen import generate
 from models.isa import decode_insn
 from models.spec import module_of
+from models.stats import program_of
+from tb.cov import steer
 from tb.cov.model import CovModel
 from tb.cov.points import CycleSample
 from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
@@ -12,11 +17,11 @@ from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
 CFG = load_config("small")
 
 
-def event(text: str) -> InsnEvent:
-    word = parse_line(CFG, text, "test")
+def event(text: str, cfg: VtaConfig = CFG, name: str = "small") -> InsnEvent:
+    word = parse_line(cfg, text, "test")
     assert word is not None, f"not an instruction: {text!r}"
-    insn = decode_insn(CFG, word)
-    return InsnEvent(0, module_of(insn), insn, text, "small")
+    insn = decode_insn(cfg, word)
+    return InsnEvent(0, module_of(insn), insn, text, name)
 
 
 def hits(model: CovModel) -> set[str]:
@@ -105,3 +110,51 @@ def test_closure_programs_reach_their_bins(tmp_path) -> None:
             "insn.tokens/compute/pop_next_dep+push_prev_dep+push_next_dep",
             "insn.tokens/compute/pop_prev_dep+pop_next_dep+push_prev_dep",
             "insn.tokens/compute/pop_prev_dep+pop_next_dep+push_next_dep"} <= got
+
+
+def test_wide_forms_hit_their_bins() -> None:
+    m = CovModel()
+    default = load_config("default")
+    m.sample("insn", event("GEMM uop_bgn=3 uop_end=1203 iter_out=16383 iter_in=1 dst_factor_out=1 "
+                           "dst_factor_in=1 src_factor_out=1 src_factor_in=1 wgt_factor_out=1 "
+                           "wgt_factor_in=1", default, "default"), default)
+    m.sample("insn", event("ALU MIN uop_end=200 iter_out=1 iter_in=1000"), CFG)
+    m.sample("insn", event("LOAD UOP sram_base=0 y_size=2 x_size=3 x_stride=5 y_pad_1=15"), CFG)
+    m.sample("insn", event("STORE OUT pop_prev y_size=16 x_size=1 x_stride=1"), CFG)
+    long = parse_line(CFG, "FINISH", "test")
+    assert long is not None
+    finish = decode_insn(CFG, long)
+    for n in (48, 49, 199, 999, 1500):
+        m.sample("insn", InsnEvent(n, module_of(finish), finish, "FINISH", "small"), CFG)
+    got = hits(m)
+    assert {"uop.range/gemm/1000+", "uop.iter_max/gemm/iter_out/1000+", "uop.iter_max/gemm/iter_out/max",
+            "gemm.factors/all_nonzero", "uop.range/alu/128-999", "uop.iter_max/alu/iter_in/1000+",
+            "load.uop_form/padded", "load.uop_form/strided", "load.uop_form/2d", "mem.rows/store/16+",
+            "program.length/50+", "program.length/200+", "program.length/1000+"} <= got
+    assert "uop.iter_max/alu/iter_in/max" not in got and "mem.rows/load/16+" not in got
+    assert m.counts()["program.length"] == {"50+": 1, "200+": 1, "1000+": 1}
+
+
+def test_steering_reaches_the_wide_bins() -> None:
+    """Each wide bin's steering rule makes a program (on the configuration it asks for) that
+    hits it; the expensive ones are aimed at alone."""
+    wide = [("program.length", "1000+"), ("uop.range", "alu/1000+"), ("uop.range", "gemm/16-127"),
+            ("uop.iter_max", "alu/iter_in/max"), ("uop.iter_max", "gemm/iter_out/1000+"),
+            ("load.uop_form", "2d"), ("load.uop_form", "padded"), ("gemm.factors", "all_nonzero"),
+            ("mem.rows", "load/16+")]
+    for target in wide:
+        knobs, _, aimed = steer.pick([target, ("gemm.reset", "reset")], random.Random(1))
+        if target[1] in ("1000+", "alu/1000+", "alu/iter_in/max", "gemm/iter_out/1000+"):
+            assert aimed == [target]
+        config = load_config(steer.config_for(aimed) or "small")
+        m = CovModel()
+        hit = False
+        for seed in range(4):
+            vector = generate(seed, config, knobs, max_retries=0)
+            for n, insn in enumerate(program_of(vector)):
+                assert insn is not None
+                m.sample("insn", InsnEvent(n, module_of(insn), insn, "", "steered"), config)
+            hit = f"{target[0]}/{target[1]}" in hits(m)
+            if hit:
+                break
+        assert hit, f"steering for {target} missed it in 4 programs"

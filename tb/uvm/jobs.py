@@ -6,6 +6,7 @@ vector, a random program (generated in the simulation from its seed) or a specia
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import asdict, dataclass, field
@@ -18,6 +19,12 @@ from tb.uvm.verdict import KINDS
 
 #: Configurations random programs are drawn from, with weights (small dominates: speed).
 RANDOM_CONFIGS = (("small", 8), ("default", 1), ("batch2", 1))
+#: ``--config random``: configurations drawn per job (random_config) instead of these.
+RANDOM = "random"
+RANDOM_PREFIX = "random:"
+#: Distinct random configurations (builds) of a run with ``--config random`` unless
+#: ``--random-configs`` says otherwise.
+DEFAULT_RANDOM_POOL = 3
 RANDOM_PROFILES = (("none", 3), ("light", 3), ("heavy", 2), ("bursty", 2))
 
 
@@ -90,6 +97,19 @@ class Plan:
         raw = json.loads(Path(path).read_text())
         raw["jobs"] = [Job(**j) for j in raw["jobs"]]
         return cls(**raw)
+
+
+def random_config(run_seed: int, seed: int, pool: int) -> str:
+    """The configuration of job ``seed`` under ``--config random``: one of the ``pool``
+    configurations of the run from ``run_seed`` (``random:N``, models/randcfg.py).
+
+    Each distinct configuration is a build, so a run draws at most ``pool`` of them; which
+    one a job gets comes from its own seed, and the run's seed picks the pool, so runs from
+    different seeds see different configurations.
+    """
+    index = random.Random(f"vta-random-config-{seed}").randrange(pool)
+    digest = hashlib.sha256(f"vta-config-pool-{run_seed}-{index}".encode()).digest()
+    return f"{RANDOM_PREFIX}{int.from_bytes(digest[:4], 'little')}"
 
 
 def draw_random(seed: int) -> tuple[str, str]:

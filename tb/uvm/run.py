@@ -30,7 +30,16 @@ from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
 from tb.uvm.faults import FAULTS
-from tb.uvm.jobs import Job, Plan, draw_random, load_saved_job
+from tb.uvm.jobs import (
+    DEFAULT_RANDOM_POOL,
+    RANDOM,
+    RANDOM_PREFIX,
+    Job,
+    Plan,
+    draw_random,
+    load_saved_job,
+    random_config,
+)
 from tb.uvm.negative_programs import write_deadlock_vector, write_empty_vector
 from tb.uvm.profiles import PROFILES
 from tb.uvm.progress import Progress
@@ -72,11 +81,16 @@ def config_name(cfg: VtaConfig) -> str:
 
 
 # --- choosing jobs ----------------------------------------------------------------------
-def vector_jobs(dirs: list[Path], profile: str | None, seed: int) -> list[tuple[str, Job]]:
-    """Jobs for vector directories; a tb_uvm.json next to a saved failure restores its settings."""
+def vector_jobs(dirs: list[Path], profile: str | None, seed: int,
+                config: str | None = None) -> list[tuple[str, Job]]:
+    """Jobs for vector directories; a tb_uvm.json next to a saved failure restores its settings.
+
+    A vector runs on its own configuration; ``config`` (``--config`` with ``--vector``) only
+    names it, e.g. ``random:N`` in a repro command, and must be that configuration.
+    """
     out = []
     for d in dirs:
-        cfg = config_name(load_vector(d).config)
+        cfg = vector_config(d, config)
         side = d / "tb_uvm.json"
         if side.exists():
             try:
@@ -94,13 +108,39 @@ def vector_jobs(dirs: list[Path], profile: str | None, seed: int) -> list[tuple[
     return out
 
 
+def vector_config(vector: Path, config: str | None) -> str:
+    """The configuration name a vector runs under: ``config`` if given (it must be the
+    vector's), else the shipped name or a JSON file of the vector's own configuration."""
+    own = load_vector(vector).config
+    if config is None:
+        return config_name(own)
+    if config == RANDOM:
+        raise UsageError(f"--config {RANDOM} draws configurations for random programs; vector "
+                         f"{vector} runs on its own (omit --config)")
+    if load_config(config) != own:
+        raise UsageError(f"--config {config}: vector {vector} has another configuration "
+                         f"({own.overrides() or 'the defaults'}); omit --config to run each "
+                         f"vector on its own")
+    return config
+
+
 def random_jobs(seed: int, count: int, config: str | None, profile: str | None) -> list[tuple[str, Job]]:
+    """Random programs seed..seed+count-1; configuration and profile drawn from each seed
+    unless given (a ``random`` configuration is left for :func:`resolve_random`)."""
     out = []
     for s in range(seed, seed + count):
         cfg, prof = draw_random(s)
         cfg, prof = config or cfg, profile or prof
         out.append((cfg, Job(f"random-s{s}-{prof}", seed=s, profile=prof)))
     return out
+
+
+def resolve_random(jobs: list[tuple[str, Job]], run_seed: int, pool: int) -> list[tuple[str, Job]]:
+    """Each job of configuration ``random`` (``--config random``) given its own, one of the
+    ``pool`` configurations of the run from ``run_seed``, chosen by the job's seed
+    (jobs.random_config)."""
+    return [(random_config(run_seed, job.seed, pool) if cfg == RANDOM else cfg, job)
+            for cfg, job in jobs]
 
 
 # --- the job makers of tb/uvm/registry.py: JobRequest -> [(configuration, Job)] -------------
@@ -159,8 +199,8 @@ def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
 
 
 def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
-    jobs = tests_jobs(args) if not args.vector else \
-        vector_jobs(find_vectors(args.vector), args.profile, args.seed)
+    jobs = resolve_random(tests_jobs(args), args.seed, args.random_configs) if not args.vector \
+        else vector_jobs(find_vectors(args.vector), args.profile, args.seed, args.config)
     if args.fault:
         for _, job in jobs:
             if for_mode(job.mode).program:  # a flow's own program (regmap's) is never faulted
@@ -181,7 +221,8 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
     head = f"python -m tb.uvm.run --sim {sim} --mode {mode}"
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
-    return f"{head} --vector {failure_dir(FAILURES, sim, job, mode).relative_to(ROOT)}"
+    named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
+    return f"{head}{named} --vector {failure_dir(FAILURES, sim, job, mode).relative_to(ROOT)}"
 
 
 def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
@@ -332,6 +373,9 @@ def print_failures(results: list[dict]) -> None:
         more = f"\n  ... ({len(lines) - MESSAGE_LINES} more lines in the job's tb_uvm.json)"
         text = "\n".join(lines[:MESSAGE_LINES]) + (more if len(lines) > MESSAGE_LINES else "")
         print(f"\nFAILED {r['sim']} {r['job']}{expect}: [{first['kind']}] {text}")
+        if r["config"].startswith(RANDOM_PREFIX):
+            values = " ".join(f"{k}={v}" for k, v in load_config(r["config"]).overrides().items())
+            print(f"  configuration {r['config']}: {values or 'the defaults'}")
         print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec), r.get('mode', 'full'))}")
 
 
@@ -341,7 +385,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--mode", choices=MODES, default=os.environ.get("MODE") or "fast",
                    help="fast: memory, host and checkers in the simulation; full: Python bus "
                         "models and monitors on every clock (README, Testbench modes)")
-    p.add_argument("--config", help="configuration name (default, small, batch2) or JSON path")
+    p.add_argument("--config", help="configuration: default, small, batch2, a JSON path, "
+                                    "random:SEED (one drawn from SEED) or random (each job's "
+                                    "drawn from its seed, --random-configs of them per run)")
+    p.add_argument("--random-configs", type=positive_int, default=DEFAULT_RANDOM_POOL,
+                   help=f"distinct configurations (builds) of a run with --config random "
+                        f"(default {DEFAULT_RANDOM_POOL})")
     p.add_argument("--vector", nargs="+", help="vector directories (or directories holding them)")
     p.add_argument("--test", choices=TESTS)
     p.add_argument("--seed", type=seed_arg, default=1)
