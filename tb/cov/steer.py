@@ -84,12 +84,12 @@ def _uop_range(b: Bin, rng: random.Random) -> dict[str, Any]:
 
 
 def _iter_max(b: Bin, rng: random.Random) -> dict[str, Any]:
-    """The loops preset on two or three tiles: one or two long loops (each up to 16,383
-    cycles, slow in the coverage builds) are enough for the bin."""
-    op, _, value = b[1].split("/")
+    """The loops preset on two or three tiles, mostly GEMMs or mostly ALUs: a few long loops
+    (each up to 16,383 cycles, slow in the coverage builds), most at the maximum (which is
+    also 1000+), on either loop, so one program aims at all four bins of its opcode."""
+    op = b[1].split("/")[0]
     return {**_preset("loops"), "w_gemm" if op == "gemm" else "w_alu": 8.0, "long_loop_prob": 0.6,
-            "long_loop_max_prob": 1.0 if value == "max" else 0.3, "tiles": (2, 3),
-            "compute_ops": (1, 3)}
+            "long_loop_max_prob": 0.8, "tiles": (2, 3), "compute_ops": (1, 3)}
 
 
 def _memtype(b: Bin, rng: random.Random) -> dict[str, Any]:
@@ -164,8 +164,16 @@ def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | N
 
 
 def alone(targets: list[Bin]) -> bool:
-    """Whether pick() aimed at a bin of an ``alone`` rule (a costly program: one per batch)."""
+    """Whether pick() aimed at a bin of an ``alone`` rule (a costly program)."""
     return len(targets) == 1 and _rule(targets[0]).alone
+
+
+def aimed_alike(target: Bin, unhit: list[Bin]) -> list[Bin]:
+    """The bins of ``unhit`` a program aimed at ``target`` aims at too: same rule, same knobs
+    (e.g. all four loop-count bins of one opcode), so one costly program stands for them."""
+    rule, probe = _rule(target), random.Random(0)
+    knobs = rule.knobs(target, probe)
+    return [b for b in unhit if rule_for(b) is rule and rule.knobs(b, probe) == knobs]
 
 
 def config_for(targets: list[Bin]) -> str | None:
