@@ -89,12 +89,17 @@ def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job
 
 def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: random.Random
                  ) -> list[tuple[str, Job]]:
-    """One program per seed from knobs aimed at unhit bins (plain draws if none is reachable)."""
+    """One program per seed from knobs aimed at unhit bins (plain draws if none is reachable);
+    a bin whose program is costly (an ``alone`` rule) is aimed at once per batch, and with
+    it every bin the same knobs aim at."""
     jobs = []
     for s in seeds:
         config, profile = draw_random(s)
         knobs, steered_profile, aimed = steer.pick(unhit, rng)
         config = steer.config_for(aimed) or config
+        if steer.alone(aimed):
+            alike = steer.aimed_alike(aimed[0], unhit)
+            unhit = [b for b in unhit if b not in alike]
         if s % HIGH_EVERY == 0:
             knobs = replace(knobs or GenKnobs(), **HIGH_ADDRESSES)
         vector = generate(s, load_config(config), knobs)

@@ -84,9 +84,12 @@ def _uop_range(b: Bin, rng: random.Random) -> dict[str, Any]:
 
 
 def _iter_max(b: Bin, rng: random.Random) -> dict[str, Any]:
-    op, _, value = b[1].split("/")
+    """The loops preset on two or three tiles, mostly GEMMs or mostly ALUs: a few long loops
+    (each up to 16,383 cycles, slow in the coverage builds), most at the maximum (which is
+    also 1000+), on either loop, so one program aims at all four bins of its opcode."""
+    op = b[1].split("/")[0]
     return {**_preset("loops"), "w_gemm" if op == "gemm" else "w_alu": 8.0, "long_loop_prob": 0.6,
-            "long_loop_max_prob": 1.0 if value == "max" else 0.3}
+            "long_loop_max_prob": 0.8, "tiles": (2, 3), "compute_ops": (1, 3)}
 
 
 def _memtype(b: Bin, rng: random.Random) -> dict[str, Any]:
@@ -122,9 +125,11 @@ STEERS: tuple[Steer, ...] = (
     Steer(lambda b: b[0] == "modules.concurrent",
           lambda b, r: {"inp_slots": (3, 3), "acc_slots": (3, 3), "order_eager": 1.0,
                         "token_eager": 1.0, "tiles": (8, 12)}, profile="none"),
-    Steer(lambda b: b == ("program.length", "1000+"), lambda b, r: _preset("long"), alone=True),
+    # ~11 instructions per tile: just past the bin's length (simulation time grows with it)
+    Steer(lambda b: b == ("program.length", "1000+"),
+          lambda b, r: {**_preset("long"), "tiles": (95, 100)}, alone=True),
     Steer(lambda b: b[0] == "program.length",
-          lambda b, r: {"tiles": (8, 12)} if b[1] == "50+" else {"tiles": (25, 40)}),
+          lambda b, r: {"tiles": (8, 12)} if b[1] == "50+" else {"tiles": (20, 25)}),
     Steer(lambda b: b[0] == "uop.range" and b[1].endswith("1000+"), _uop_range, config="default",
           alone=True),
     Steer(lambda b: b[0] == "uop.range", _uop_range),
@@ -156,6 +161,19 @@ def pick(unhit: list[Bin], rng: random.Random) -> tuple[GenKnobs | None, str | N
         overrides.update(rule.knobs(b, rng))
         profile = rule.profile or profile
     return replace(GenKnobs(), **overrides), profile, targets
+
+
+def alone(targets: list[Bin]) -> bool:
+    """Whether pick() aimed at a bin of an ``alone`` rule (a costly program)."""
+    return len(targets) == 1 and _rule(targets[0]).alone
+
+
+def aimed_alike(target: Bin, unhit: list[Bin]) -> list[Bin]:
+    """The bins of ``unhit`` a program aimed at ``target`` aims at too: same rule, same knobs
+    (e.g. all four loop-count bins of one opcode), so one costly program stands for them."""
+    rule, probe = _rule(target), random.Random(0)
+    knobs = rule.knobs(target, probe)
+    return [b for b in unhit if rule_for(b) is rule and rule.knobs(b, probe) == knobs]
 
 
 def config_for(targets: list[Bin]) -> str | None:

@@ -145,7 +145,7 @@ def test_steering_reaches_the_wide_bins() -> None:
     for target in wide:
         knobs, _, aimed = steer.pick([target, ("gemm.reset", "reset")], random.Random(1))
         if target[1] in ("1000+", "alu/1000+", "alu/iter_in/max", "gemm/iter_out/1000+"):
-            assert aimed == [target]
+            assert aimed == [target] and steer.alone(aimed)
         config = load_config(steer.config_for(aimed) or "small")
         m = CovModel()
         hit = False

@@ -134,3 +134,11 @@ def test_steering_targets_fall_back_to_random_only_holes(tmp_path: Path) -> None
     full["gemm.reset"]["accumulate"] = 0
     data.write(tmp_path / "fixed.json", "fixed", [], full)
     assert targets(tmp_path, {tmp_path / "fixed.json"}, set()) == [("gemm.reset", "accumulate")]
+
+
+def test_a_costly_steered_program_stands_for_the_bins_it_aims_at() -> None:
+    unhit = [("uop.iter_max", f"{op}/{f}/{v}") for op in ("gemm", "alu") for f in ("iter_out", "iter_in")
+             for v in ("1000+", "max")] + [("gemm.reset", "reset")]
+    alike = steer.aimed_alike(("uop.iter_max", "alu/iter_in/max"), unhit)
+    assert sorted(alike) == sorted(b for b in unhit if b[1].startswith("alu/"))
+    assert steer.aimed_alike(("program.length", "1000+"), unhit) == []
