@@ -28,7 +28,9 @@ from tb.runner import ROOT, RTL_VAR, sim_env
 
 POLL = 0.5  # seconds between looks at the results files
 KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL of a stage's process group
-WALL_LIMIT_TEXT = "wall-time limit"  # in the watchdog's message when --timeout ended a job
+#: in a job's failure when a time limit ended it: the watchdog's --timeout, or the backstop
+#: that kills a simulator which never returns to Python (a zero-delay loop)
+TIME_LIMIT_TEXTS = ("wall-time limit", "--timeout backstop")
 
 
 @dataclass
@@ -182,8 +184,12 @@ def run_stage(stage: Stage, env: dict[str, str], work: Path, watcher: Watcher, l
 
 def killed(stage: Stage, found: tuple[str, str, str], t_start: float) -> Outcome:
     job, kind, message = found
-    status = "timeout" if WALL_LIMIT_TEXT in message else "killed"
-    return Outcome(status, stage.name, job, kind, message, time.monotonic() - t_start)
+    return Outcome(kill_status(message), stage.name, job, kind, message, time.monotonic() - t_start)
+
+
+def kill_status(message: str) -> str:
+    """'timeout' when a time limit ended the job, else 'killed'."""
+    return "timeout" if any(t in message for t in TIME_LIMIT_TEXTS) else "killed"
 
 
 def from_log(stage: Stage, log: Path, code: int, t_start: float) -> Outcome:
@@ -195,7 +201,7 @@ def from_log(stage: Stage, log: Path, code: int, t_start: float) -> Outcome:
         if line.startswith(("FAILED ", "FAIL ")):
             head, _, rest = line.partition(": ")
             kind = rest[1:rest.index("]")] if rest.startswith("[") and "]" in rest else "?"
-            return Outcome("killed", stage.name, head.split()[-1], kind, rest, seconds)
+            return Outcome(kill_status(rest), stage.name, head.split()[-1], kind, rest, seconds)
     errors = [ln for ln in lines if ln.startswith("error:") or ": error:" in ln]
     first = errors[0] if errors else (lines[-1] if lines else f"exit status {code}")
     if "build of" in first:

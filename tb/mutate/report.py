@@ -38,8 +38,13 @@ def build(meta: dict[str, Any], mutants: list[dict[str, Any]]) -> dict[str, Any]
     """The report's data: run settings, score overall, per module and per operator, and the
     mutants sorted survivors first (then by status, then id)."""
     ordered = sorted(mutants, key=lambda m: (ORDER.get(m["status"], 99), m["module"], m["id"]))
-    return {**meta, "score": tally(mutants), "by_module": grouped(mutants, "module"),
-            "by_operator": grouped(mutants, "operator"), "mutants": ordered}
+    checks: dict[str, int] = defaultdict(int)
+    for m in mutants:
+        if m.get("equivalence"):
+            checks[m["equivalence"]["status"]] += 1
+    return {**meta, "score": tally(mutants), "equivalence_checks": dict(sorted(checks.items())),
+            "by_module": grouped(mutants, "module"), "by_operator": grouped(mutants, "operator"),
+            "mutants": ordered}
 
 
 def pct(value: float | None) -> str:
@@ -91,6 +96,10 @@ def render_html(report: dict[str, Any]) -> str:
                f"{s['equivalent']} equivalent, {s['invalid']} invalid, {s['error']} harness errors; "
                f"{s['total']} in all.</p><p>{settings}; wall time {report.get('wall', 0):.0f} s; "
                f"<code>{html.escape(report.get('command', ''))}</code></p>")
+    checks = report.get("equivalence_checks", {})
+    if checks:
+        summary += ("<p>Equivalence checks of the survivors (Yosys): "
+                    + ", ".join(f"{n} {html.escape(k)}" for k, n in checks.items()) + ".</p>")
     base = report.get("baseline", {})
     limits = (f"<p>Unmutated run: {html.escape(json.dumps(base.get('stage_walls', {})))} s; limits per "
               f"stage {html.escape(json.dumps(base.get('stage_limits', {})))} s, per job "

@@ -325,3 +325,22 @@ def test_rtl_directory_override_keys_the_build_directory(tmp_path: Path) -> None
     assert plain[0] == str(ROOT / "rtl") and not plain[1].endswith(("-rtl",)) and "-rtl" not in plain[1]
     assert same[0] == str(copy) and same[2] == str(copy) and "-rtl" in same[1]
     assert edited[1] != same[1]  # the key follows the files' contents
+
+
+def test_a_stage_without_records_is_read_from_its_log(tmp_path: Path) -> None:
+    from tb.mutate.execute import from_log
+    from tb.mutate.testsets import stages
+
+    stage = stages("directed", "icarus")[0]
+    log = tmp_path / "x.log"
+    log.write_text("table\nFAILED icarus vec-a-none: [error] the simulator stopped during this job: killed "
+                   "after 48 s without returning to Python (the --timeout backstop); see sim.log\n")
+    out = from_log(stage, log, 1, 0.0)
+    assert (out.status, out.job, out.kind) == ("timeout", "vec-a-none", "error")
+    log.write_text("FAILED icarus vec-b-none: [scoreboard] 3 bytes differ\n")
+    assert from_log(stage, log, 1, 0.0).status == "killed"
+    log.write_text("error: icarus build of vta_tb_fast failed; see /nonexistent/build.log\n")
+    out = from_log(stage, log, 2, 0.0)
+    assert out.status == "invalid" and "icarus build of vta_tb_fast failed" in out.message
+    log.write_text("error: --config nope: unknown configuration\n")
+    assert from_log(stage, log, 2, 0.0).status == "error"
