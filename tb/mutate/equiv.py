@@ -147,13 +147,22 @@ def explain_failure(log: str, code: int = 1) -> tuple[str, str]:
         log = log[last:] if "Unproven $equiv" in log[last:] else log
     unproven = [ln.strip() for ln in log.splitlines() if ln.strip().startswith("Unproven $equiv")]
     if unproven:
-        signal = unproven[0].split(":")[-1].split()
-        name = signal[0].lstrip("\\").removesuffix("_gold") if signal else "?"
         return "not-proven", f"not equivalent or not provable: {len(unproven)} signal bit(s) unproven, " \
-                             f"first {name}"
-    errors = [ln.strip() for ln in log.splitlines() if ln.strip().startswith("ERROR")]
+                             f"first {_signal(unproven[0])}"
+    errors = [ln.strip() for ln in log.splitlines() if "ERROR:" in ln]
     if errors:
         return "unreadable", f"Yosys cannot read or elaborate the Verilog: {errors[0]}"
     passes = [ln.split("Executing", 1)[1].strip() for ln in log.splitlines() if "Executing" in ln]
     where = f" during {passes[-1]}" if passes else ""
     return "unreadable", f"Yosys stopped without an error message (exit {code}){where}"
+
+
+def _signal(line: str) -> str:
+    """The gold side's signal of an 'Unproven $equiv CELL: GOLD GATE' line (a driven-constant
+    output, e.g. 1'0 against 1'1, has no name)."""
+    parts = line.rsplit(": ", 1)[-1].split()
+    if not parts:
+        return "?"
+    if parts[0].startswith("\\"):
+        return parts[0][1:].removesuffix("_gold")
+    return f"a constant ({' against '.join(parts[:2])})"

@@ -304,16 +304,20 @@ def _moved(f: RtlFile, expr: syntax.SyntaxNode, delta: int) -> str:
 
 
 def _shift(f: RtlFile, selector: syntax.SyntaxNode, delta: int) -> Edit:
+    """The selector with its index (both bounds of a simple part-select, the base of an
+    indexed one) moved, its spacing kept."""
     variant = f"{delta:+d}"
     if isinstance(selector, syntax.BitSelectSyntax):
         start, end = span(selector.expr)
         return Edit(start, end, _moved(f, selector.expr, delta), variant)
     assert isinstance(selector, syntax.RangeSelectSyntax)
     start, end = span(selector)
-    op = selector.range.rawText
-    simple = selector.kind == K.SimpleRangeSelect
-    right = _moved(f, selector.right, delta) if simple else text(f, selector.right)
-    return Edit(start, end, f"{_moved(f, selector.left, delta)}{op}{right}", variant)
+    moved = [selector.left] + ([selector.right] if selector.kind == K.SimpleRangeSelect else [])
+    out = f.slice(start, end)
+    for expr in sorted(moved, key=lambda e: -e.sourceRange.start.offset):  # right to left
+        lo, hi = span(expr)
+        out = out[:lo - start] + _moved(f, expr, delta) + out[hi - start:]
+    return Edit(start, end, out, variant)
 
 
 # --- signedness ---------------------------------------------------------------------------

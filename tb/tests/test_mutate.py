@@ -208,42 +208,11 @@ def test_bad_sample_arguments_are_one_line(rtl_sites: list[Site]) -> None:
         pick(rtl_sites, ["x:1"])
 
 
-# --- knobs ---------------------------------------------------------------------------------
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tb.mutate", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
-
-
-@pytest.mark.parametrize("args, rule", [
-    (("--modules", "vta_nope", "--list"), "error: --modules vta_nope: no such module in the design"),
-    (("--n", "0"), "error: argument --n: 0 must be 1 or more"),
-    (("--tests", "all"), "error: argument --tests: invalid choice"),
-    (("--sim", "modelsim"), "error: argument --sim: invalid choice"),
-    (("--ids", "vta_token:1:1:nope", "--list"), "error: --ids vta_token:1:1:nope: no such mutant"),
-])
-def test_bad_arguments_are_one_line(args: tuple[str, ...], rule: str) -> None:
-    proc = cli(*args)
-    assert proc.returncode == 2 and rule in proc.stderr, proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-
-
+# --- knobs (the bad ones are cases of tb/tests/test_bad_input.py) -------------------------
 def make_n(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     return subprocess.run(["make", "-n", "mutate", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
-
-
-@pytest.mark.parametrize("knob, rule", [
-    ("N=0", "N=0: must be a positive integer"),
-    ("N=ten", "N=ten: must be a positive integer"),
-    ("TESTS=all", "TESTS=all: must be directed, quick or regress"),
-    ("SIM=all", "SIM=all: make mutate runs on one simulator"),
-    ("JOBS=0", "JOBS=0: must be a positive integer"),
-])
-def test_bad_make_knobs_are_one_line(knob: str, rule: str) -> None:
-    proc = make_n(knob)
-    assert proc.returncode == 2 and rule in proc.stderr, proc.stderr
-    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
 def test_make_mutate_passes_the_knobs() -> None:

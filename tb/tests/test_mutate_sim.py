@@ -64,3 +64,31 @@ def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
     assert "Score 100.0 %" in html and "vta_rd_arb:54:23:constant:+1" in html
     assert not list(out.glob("*/sim")), "a finished mutant's builds are deleted"
     print(f"fixed sample: {wall:.0f} s")
+
+
+UNREADABLE = """\
+module top (input wire [7:0] a, output wire [7:0] y);
+    let inc(x) = x + 8'd1;
+    assign y = inc(a) & 8'h7f;
+endmodule
+"""
+
+
+@pytest.mark.sim
+def test_verilog_yosys_cannot_read_is_reported(tmp_path: Path) -> None:
+    """slang reads SystemVerilog's `let`, Yosys does not: the check says so, with Yosys's error."""
+    from tb.mutate.equiv import check
+    from tb.mutate.mutant import write_mutant
+    from tb.mutate.sites import find_sites
+    from tb.mutate.source import load
+
+    gold = tmp_path / "gold"
+    gold.mkdir()
+    (gold / "top.v").write_text(UNREADABLE)
+    design = load(gold, top="top")
+    site = next(s for s in find_sites(design) if s.operator == "bitwise")
+    assert write_mutant(gold, site, tmp_path / "gate") == []
+    result = check(design, "top", gold, tmp_path / "gate", tmp_path / "equiv", [{}], timeout=300)
+    assert result.status == "unreadable", result
+    assert result.reason.startswith("Yosys cannot read or elaborate the Verilog: ") and \
+        "top.v:2: ERROR: syntax error" in result.reason, result.reason
