@@ -17,7 +17,8 @@ export PYTHONHASHSEED := 0
 # Knobs (README): simulator (icarus, verilator or all), configuration, external vectors,
 # test selection, random seed/count, bus profile, waveforms, wall-time cap per job, the
 # number of configurations (builds) of a CONFIG=random run; for `make coverage` and
-# `make vectors` the output directory and (coverage) a smoke-size run.
+# `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
+# the number of mutants, the modules mutated and the test set.
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -35,6 +36,9 @@ JOBS    ?= 2
 LAYERS  ?= all
 SCALE   ?= full
 VT      ?= 1,2
+N       ?= 100
+TESTS   ?= quick
+MODULES ?=
 
 comma := ,
 
@@ -52,6 +56,9 @@ $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
+$(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
+$(if $(filter-out directed quick regress,$(TESTS)),$(error TESTS=$(TESTS): must be directed, quick or regress))
+$(if $(filter mutate,$(MAKECMDGOALS)),$(if $(filter all,$(SIM)),$(error SIM=all: make mutate runs on one simulator, icarus or verilator)))
 
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
@@ -59,7 +66,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS))
 
-.PHONY: sim test lint vectors bench regress coverage workloads clean distclean sysdeps
+.PHONY: sim test lint vectors bench regress coverage workloads mutate clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -102,6 +109,13 @@ workloads: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.workloads.run --sim $$s --layers $(LAYERS) --scale $(SCALE) \
 		--vt $(VT) --config $(or $(CONFIG),default) --jobs $(JOBS) \
 		--out $(or $(OUT),build/workloads)$(if $(filter all,$(SIM)),/$$s); done
+
+# Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
+# Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.
+mutate: sysdeps $(STAMP)
+	$(PY) -m tb.mutate --n $(N) --tests $(TESTS) --jobs $(JOBS) $(if $(SEED),--seed $(SEED)) \
+		$(if $(MODULES),--modules $(MODULES)) $(if $(filter command line environment,$(origin SIM)),--sim $(SIM)) \
+		$(if $(OUT),--out $(OUT))
 
 bench: sysdeps $(STAMP)
 	$(PY) -m models bench

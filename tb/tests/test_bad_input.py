@@ -46,6 +46,11 @@ def run(*args: str) -> tuple[str, ...]:
     return ("python", "-m", "tb.uvm.run", "--sim", "icarus", *args)
 
 
+def mutate(*args: str) -> tuple[str, ...]:
+    """`python -m tb.mutate --list ...`: refused before any site is run (or listed)."""
+    return ("python", "-m", "tb.mutate", "--list", *args)
+
+
 def file_in_the_way(tmp: Path) -> None:
     (tmp / "file").write_text("not a directory\n")
 
@@ -67,6 +72,23 @@ CASES = [
     Case("make: bad knob", "make-vector-missing", ("make", "sim", "VECTOR=/nonexistent/vec"),
          r"^error: /nonexistent/vec: neither a vector"),
     Case("make: bad knob", "make-config-unknown", ("make", "sim", "CONFIG=huge"), r"^error: .*huge"),
+    Case("make: bad knob", "make-mutate-N=0", ("make", "mutate", "N=0"), r"N=0: must be a positive integer"),
+    Case("make: bad knob", "make-mutate-TESTS=all", ("make", "mutate", "TESTS=all"),
+         r"TESTS=all: must be directed, quick or regress"),
+    Case("make: bad knob", "make-mutate-SIM=all", ("make", "mutate", "SIM=all"),
+         r"SIM=all: make mutate runs on one simulator"),
+    Case("mutation run: bad argument", "mutate-modules-unknown", mutate("--modules", "vta_nope"),
+         r"--modules vta_nope: no such module in the design \(modules: vta_burst_gen,"),
+    Case("mutation run: bad argument", "mutate-modules-empty", mutate("--modules", ","),
+         r"--modules: give at least one module name"),
+    Case("mutation run: bad argument", "mutate-n-zero", mutate("--n", "0"),
+         r"argument --n: 0 must be 1 or more"),
+    Case("mutation run: bad argument", "mutate-ids-unknown", mutate("--ids", "vta_token:1:1:nope"),
+         r"--ids vta_token:1:1:nope: no such mutant"),
+    Case("mutation run: bad argument", "mutate-tests-unknown", mutate("--tests", "all"),
+         r"argument --tests: invalid choice: 'all'"),
+    Case("mutation run: bad argument", "mutate-sim-unknown", mutate("--sim", "modelsim"),
+         r"argument --sim: invalid choice: 'modelsim'"),
     Case("testbench: bad argument", "count-zero", run("--count", "0"),
          r"argument --count: 0 must be 1 or more"),
     Case("testbench: bad argument", "seed-negative", run("--seed", "-1"),

@@ -20,7 +20,7 @@ from models.compare import compare_images
 from models.config import VtaConfig
 from models.predict import predict
 from models.vector import Vector
-from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, sim_env
+from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, rtl_suffix, sim_env
 from tb.uvm.fast import LOG_PAGES
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage
 from tb.uvm.regs import BASE_REGS, CTRL, CYCLES, DONE, ERROR, INSN_ADDR, INSN_COUNT, START
@@ -55,7 +55,7 @@ def build(sim: str, cfg: VtaConfig) -> Path:
     h = hashlib.sha1(sim.encode())
     for path in sources() + rtl_headers():
         h.update(path.read_bytes())
-    bdir = BUILD_ROOT / f"plain-{config_key(cfg)}-{sim}"
+    bdir = BUILD_ROOT / f"plain-{config_key(cfg)}-{sim}{rtl_suffix()}"
     stamp = bdir / "plain.stamp"
     if stamp.exists() and stamp.read_text() == h.hexdigest():
         return bdir

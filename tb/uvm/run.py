@@ -59,7 +59,8 @@ from tb.uvm.watchdog import backstop
 
 TESTS = ("all", *(e.name for e in ENTRIES))
 WORK = ROOT / "build" / "uvm"
-FAILURES = ROOT / "build" / "failures"
+#: Where failing programs are saved; VTA_FAILURES_DIR moves it (tb/mutate keeps each mutant's apart).
+FAILURES = Path(os.environ.get("VTA_FAILURES_DIR") or ROOT / "build" / "failures").resolve()
 MAX_RESTARTS = 5
 MESSAGE_LINES = 14  # of a failure message printed in the summary
 DEFAULT_RANDOM_COUNT = 10
@@ -222,7 +223,9 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
-    return f"{head}{named} --vector {failure_dir(FAILURES, sim, job, mode).relative_to(ROOT)}"
+    saved = failure_dir(FAILURES, sim, job, mode)
+    where = saved.relative_to(ROOT) if saved.is_relative_to(ROOT) else saved
+    return f"{head}{named} --vector {where}"
 
 
 def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,

@@ -18,7 +18,7 @@ from typing import Any
 
 from models.config import VtaConfig
 from tb.cov.coverage_switch import coverage_args
-from tb.runner import BUILD_ROOT, RTL_DIR, config_key, rtl_headers, rtl_sources, sim_env
+from tb.runner import BUILD_ROOT, RTL_DIR, RTL_VAR, config_key, rtl_headers, rtl_sources, rtl_suffix, sim_env
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
 #: The toplevel of each testbench mode: full (Python bus models on vta_tb_top's ports) and
@@ -45,7 +45,8 @@ def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full") -> Path
     suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
     return BUILD_ROOT / (f"uvm-{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
                          f"{'-waves' if waves else ''}"
-                         f"{'-cov' if coverage_args(sim) else ''}{'-' + suffix if suffix else ''}")
+                         f"{'-cov' if coverage_args(sim) else ''}{rtl_suffix()}"
+                         f"{'-' + suffix if suffix else ''}")
 
 
 def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str) -> str:
@@ -82,6 +83,8 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full") -> 
     workers and parallel runs share builds).
     """
     check_tools(sim)
+    if not rtl_sources():
+        raise BuildError(f"{RTL_VAR}={RTL_DIR}: no design files (*.v) in that directory")
     bdir = build_dir(sim, cfg, waves, mode)
     try:
         bdir.parent.mkdir(parents=True, exist_ok=True)
