@@ -28,6 +28,7 @@ from models.isa import MemType, Opcode
 from models.predict import Prediction, predict
 from models.vector import Image, Vector
 from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
+from tb.uvm.counter_rules import violations
 from tb.uvm.faults import BUS_ERROR_RATE, Fault
 from tb.uvm.faults import fault as fault_of
 from tb.uvm.jobs import Job
@@ -121,6 +122,13 @@ class JobContext:
     def counters(self) -> dict[str, int] | None:
         """The RTL counters' values at DONE (models/predict.py), None if not well-formed."""
         return self.prediction.counters
+
+    def counter_violations(self, counters: dict[str, int], cycles: int) -> list[str]:
+        """The relations among the cycle counters that ``counters`` break
+        (tb/uvm/counter_rules.py); none are checked for a program that is not well-formed."""
+        if self.prediction.counters is None:
+            return []
+        return violations(self.prediction, counters, cycles, self.cfg.bus_bytes)
 
     def describe(self, i: int) -> str:
         """Instruction ``i`` of the program, disassembled ("?" if it does not decode)."""

@@ -9,7 +9,8 @@ comparison of zero bytes is a failure: a test that checks nothing must not pass.
 The counters that count work rather than time (micro-ops, bytes read and written,
 instructions dispatched and completed per module: models/predict.py) must equal the
 model's values on every completed program; a design that gets the data right while
-skipping or repeating work shows up here (verdict kind ``counter``).
+skipping or repeating work shows up here (verdict kind ``counter``). The cycle counters,
+which the model cannot predict, must keep the relations of tb/uvm/counter_rules.py.
 """
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ class Scoreboard(uvm_component):
                    + cmp.format(REPORT_LIMIT).replace("\n", "\n    "))
         return cmp
 
-    def check_counters(self, ctx: "JobContext", counters: dict[str, int]) -> None:
-        """The RTL's counters after DONE against ``ctx.counters`` (skipped if not predicted)."""
+    def check_counters(self, ctx: "JobContext", counters: dict[str, int], cycles: int) -> None:
+        """The RTL's counters after DONE against ``ctx.counters``, then the relations among
+        the cycle counters (both skipped if the program is not well-formed)."""
         want = ctx.counters
         if want is None:
             return
@@ -57,3 +59,7 @@ class Scoreboard(uvm_component):
         if wrong:
             self.verdict.fail("counter", "the RTL's counters after DONE differ from the model "
                               "(models/predict.py): " + "; ".join(wrong))
+        broken = ctx.counter_violations(counters, cycles)
+        if broken:
+            self.verdict.fail("counter", "the RTL's cycle counters after DONE break their "
+                              "relations (rtl/README.md, Counter relations): " + "; ".join(broken))

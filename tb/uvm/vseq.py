@@ -205,7 +205,7 @@ class RunProgramVseq(uvm_sequence):
         cmp = self.env.scoreboard.check(ctx, self.env.memory.dram)
         self.info["compared_bytes"] = cmp.compared_bytes
         if not self.verdict.failures:
-            self.env.scoreboard.check_counters(ctx, self.info["counters"])
+            self.env.scoreboard.check_counters(ctx, self.info["counters"], cycles)
         if self.env.coverage is not None:
             self.env.coverage.program_done(ctx)
 

@@ -1,0 +1,62 @@
+"""Relations among the RTL's cycle counters that every completed program must satisfy.
+
+The work counters (micro-ops, bytes, instructions) are predicted by the model
+(models/predict.py); the cycle counters (*_BUSY, *_STALL, *_EXEC) depend on timing, so the
+model cannot give their values, and a design that counts them wrongly gets every byte
+right. These relations follow from how rtl/README.md ("Counter relations") defines the
+counters, not from their values on any run, so they hold under every memory profile:
+
+* GEMM_EXEC and ALU_EXEC: an instruction of n > 0 micro-ops keeps the pipeline busy for
+  n + 2 cycles (one micro-op per cycle, two to drain), one of none for 0;
+* per module (load, compute, store): BUSY = STALL + EXEC + 3 * INSNS, because every
+  instruction spends exactly one non-waiting cycle in POP, one in EXEC after its engine is
+  idle and one in PUSH (compute's EXEC is GEMM_EXEC + ALU_EXEC + CLOAD_EXEC);
+* FETCH_STALL <= FETCH_BUSY <= CYCLES and FETCH_BUSY >= DISPATCHED (one dispatch a cycle);
+* STORE_EXEC * bus bytes >= WR_BYTES (at most one W beat a cycle).
+"""
+from __future__ import annotations
+
+from models.isa import Opcode
+from models.predict import Prediction
+
+#: Cycles of a module's instruction in no counter but BUSY: POP, the EXEC cycle that sees
+#: the engine idle, PUSH.
+PHASE_CYCLES = 3
+#: Cycles the GEMM/ALU pipeline needs beyond one per micro-op.
+PIPELINE_DRAIN = 2
+#: The execution counters of each module.
+MODULE_EXEC = {"LOAD": ("LOAD_EXEC",), "COMPUTE": ("GEMM_EXEC", "ALU_EXEC", "CLOAD_EXEC"),
+               "STORE": ("STORE_EXEC",)}
+
+
+def pipeline_cycles(prediction: Prediction, opcode: Opcode) -> int:
+    """Expected GEMM_EXEC or ALU_EXEC: n + 2 for each instruction of n > 0 micro-ops."""
+    return sum(c.uops + PIPELINE_DRAIN for i, c in zip(prediction.program.insns, prediction.costs,
+                                                       strict=True)
+               if i is not None and i["opcode"] == opcode and c.uops)
+
+
+def violations(prediction: Prediction, counters: dict[str, int], cycles: int,
+               bus_bytes: int) -> list[str]:
+    """Every relation the counters break, one sentence each (empty: all hold)."""
+    c = counters
+    out = [f"{name} reads {c[name]}, but the program's {opcode.name}s of n > 0 micro-ops "
+           f"take n + {PIPELINE_DRAIN} cycles each: {want}"
+           for name, opcode in (("GEMM_EXEC", Opcode.GEMM), ("ALU_EXEC", Opcode.ALU))
+           if c[name] != (want := pipeline_cycles(prediction, opcode))]
+    for module, execs in MODULE_EXEC.items():
+        busy, stall, insns = c[f"{module}_BUSY"], c[f"{module}_STALL"], c[f"{module}_INSNS"]
+        spent = stall + sum(c[e] for e in execs) + PHASE_CYCLES * insns
+        if busy != spent:
+            out.append(f"{module}_BUSY reads {busy}, but {module}_STALL + "
+                       f"{' + '.join(execs)} + {PHASE_CYCLES} x {module}_INSNS = {spent}")
+    if not c["FETCH_STALL"] <= c["FETCH_BUSY"] <= cycles:
+        out.append(f"FETCH_STALL {c['FETCH_STALL']} <= FETCH_BUSY {c['FETCH_BUSY']} <= CYCLES "
+                   f"{cycles} does not hold")
+    if c["FETCH_BUSY"] < c["DISPATCHED"]:
+        out.append(f"FETCH_BUSY reads {c['FETCH_BUSY']}, fewer cycles than the "
+                   f"{c['DISPATCHED']} instructions dispatched")
+    if c["STORE_EXEC"] * bus_bytes < c["WR_BYTES"]:
+        out.append(f"STORE_EXEC reads {c['STORE_EXEC']}: too few cycles to write WR_BYTES "
+                   f"{c['WR_BYTES']} at one {bus_bytes}-byte beat a cycle")
+    return out
