@@ -270,6 +270,30 @@ def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) ->
     return _model_expect(p.build(f"mixed program, seed {seed}"))
 
 
+def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
+    """Each kind of instruction a status word describes, long enough (a few hundred cycles)
+    for the register-map flow to read every one's status while it runs
+    (tb/uvm/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
+    a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens."""
+    rng = np.random.default_rng(7)
+    p = _prog(cfg)
+    n_inp, n_wgt, n_acc = (min(elems, depth) for depth in (cfg.inp_depth, cfg.wgt_depth, cfg.acc_depth))
+    inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
+    wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
+    acc = p.alloc("acc", n_acc, _rand(rng, n_acc * cfg.batch * cfg.block_out * 4))
+    p.load("inp", 0, inp, 1, n_inp)
+    p.load("wgt", 0, wgt, 1, n_wgt, push_next=True)
+    p.load("acc", 0, acc, 1, n_acc, pop_prev=True)
+    p.gemm([(0, 0, 0)], (uops // 16, 16))
+    for op in AluOp:
+        p.alu(op, [(1, 0, 0)], (uops // 16, 16), imm=1 if op == AluOp.SHR else None,
+              push_next=op == max(AluOp))
+    out = p.alloc("out", n_acc)
+    p.store(0, out, 1, n_acc, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build("status probe: one long instruction of each kind"))
+
+
 def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
     """Degenerate shapes: LOADs with y_size = 0 (pad rows only, or nothing), x_size = 0,
     STOREs of zero rows or columns, GEMM/ALU with empty loops or micro-op ranges, over

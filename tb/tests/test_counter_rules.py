@@ -38,10 +38,10 @@ def test_hand_written_counters_keep_every_relation(prediction) -> None:  # type:
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"GEMM_EXEC": 43, "COMPUTE_BUSY": 149}, "GEMM_EXEC reads 43, but the program's GEMMs of n > 0 micro-ops take n + 2 "
-                        "cycles each: 42"),
-    ({"ALU_EXEC": 56, "COMPUTE_BUSY": 142}, "ALU_EXEC reads 56, but the program's ALUs of n > 0 micro-ops take n + 2 "
-                       "cycles each: 62"),
+    ({"GEMM_EXEC": 43, "COMPUTE_BUSY": 149},
+     "GEMM_EXEC reads 43, but the program's GEMMs of n > 0 micro-ops take n + 2 cycles each: 42"),
+    ({"ALU_EXEC": 56, "COMPUTE_BUSY": 142},
+     "ALU_EXEC reads 56, but the program's ALUs of n > 0 micro-ops take n + 2 cycles each: 62"),
     ({"STORE_STALL": 0}, "STORE_BUSY reads 66, but STORE_STALL + STORE_EXEC + 3 x STORE_INSNS = 63"),
     ({"COMPUTE_STALL": 2**32 - 7}, "COMPUTE_BUSY reads 148, but COMPUTE_STALL + GEMM_EXEC + "
                                    "ALU_EXEC + CLOAD_EXEC + 3 x COMPUTE_INSNS"),

@@ -22,6 +22,7 @@ def test_register_map_and_launch_flows(sim: str, mode: str) -> None:
     for name, r in results.items():
         assert r["passed"], f"{name}: {explain(r)}"
     assert results["regmap"]["launch_cycles"] > 0  # the launch semantics ran too
+    assert len(results["regmap"]["status_probed"]) >= 10  # every long instruction seen held
     assert results["reset-mid-s11-bursty"]["reset_after"] > 0
     assert [r["job_spec"]["reset"] for n, r in results.items() if n.startswith("b2b")] == \
         [True, False, False]

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from models.asm import disasm_insn
 from models.config import VtaConfig
 from models.executor import ExecResult
-from models.isa import MemType, Opcode
+from models.isa import Insn, MemType, Opcode
 from models.predict import Prediction, predict
 from models.vector import Image, Vector
 from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
@@ -129,6 +129,11 @@ class JobContext:
         if self.prediction.counters is None:
             return []
         return violations(self.prediction, counters, cycles, self.cfg.bus_bytes)
+
+    @property
+    def program(self) -> list[Insn | None]:
+        """Every instruction by program index (None where the word does not decode)."""
+        return list(self.prediction.report.insns)
 
     def describe(self, i: int) -> str:
         """Instruction ``i`` of the program, disassembled ("?" if it does not decode)."""

@@ -1,5 +1,5 @@
-"""Special flows beyond one program: the register map, launch semantics, and a reset in
-mid-program.
+"""Special flows beyond one program: the register map, launch semantics, the status words
+during a run, and a reset in mid-program.
 
 All report through the verdict like every other checker: "register" failures for the
 register map and the launch semantics, and ordinary program failures for the programs
@@ -13,8 +13,9 @@ from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
 from models.config import VtaConfig, load_config
+from models.isa import MemType, Opcode
 from models.vector import Vector
-from tb.sweep_programs import mixed
+from tb.sweep_programs import mixed, status_probe
 from tb.uvm.context import JobContext
 from tb.uvm.env import Env
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
@@ -23,12 +24,16 @@ from tb.uvm.regs import (
     BY_OFFSET,
     CTRL,
     CYCLES,
+    INSN_IDX,
     INSNS_DONE,
     LAST_OFFSET,
+    MODULES,
     REGISTERS,
     RUNNING,
+    STATUS,
     Register,
 )
+from tb.uvm.status_probe import BUSY, status_problem
 from tb.uvm.vseq import RunProgramVseq, reset_dut
 
 #: Registers that store what is written (regs.py: access R/W, not a command register).
@@ -258,9 +263,53 @@ class LaunchVseq(uvm_sequence):
         self.info = {"launch_cycles": first["cycles"], "launch_counters": counters}
 
 
+class StatusProbeVseq(uvm_sequence):
+    """tb/sweep_programs.py's status_probe program, each module's status word probed over
+    and over while it runs (tb/uvm/status_probe.py); every instruction but FINISH and the
+    micro-op LOAD must be seen held, with the right opcode and sub-field, at least once."""
+
+    def __init__(self, name: str, env: Env, plan: Plan) -> None:
+        super().__init__(name)
+        self.env = env
+        self.vector: Vector = status_probe(load_config(plan.config))
+        self.run = RunProgramVseq("status-probe", env, Job("status-probe", seed=1), self.vector, plan)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.seen: set[int] = set()
+
+    async def body(self) -> None:
+        run, env = self.run, self.env
+        ctx = run.prepare()
+        if env.verdict.failures:
+            return
+        await run.start_job(ctx)
+        launched = await run.program_and_launch()
+        while env.cycle < launched + ctx.limits.bound and not await read_reg(env, CTRL) & ~RUNNING:
+            for module in MODULES:
+                first = await read_reg(env, INSN_IDX[module])
+                word = await read_reg(env, STATUS[module])
+                last = await read_reg(env, INSN_IDX[module])
+                problem = status_problem(module, word, first, last, ctx.program)
+                if problem:
+                    self.report(f"status word read while the program runs: {problem}")
+                    return
+                if BUSY.get(word) and first == last:
+                    self.seen.add(first)
+        done = await run.wait_done(ctx, launched)
+        if done is None or env.verdict.failures or env.end_checks():
+            return
+        await run.check(ctx, done)
+        want = {i for i, insn in enumerate(ctx.program) if insn is not None
+                and insn["opcode"] != Opcode.FINISH
+                and not (insn["opcode"] == Opcode.LOAD and insn["memory_type"] == MemType.UOP)}
+        if not env.verdict.failures and want - self.seen:
+            self.report(f"the status probes never saw instruction(s) {sorted(want - self.seen)} "
+                        f"held (seen: {sorted(self.seen)}): each runs hundreds of cycles")
+
+
 class RegMapVseq(uvm_sequence):
-    """The register map from reset, the launch semantics (:class:`LaunchVseq`), then the
-    unmapped offsets once more with the counters non-zero."""
+    """The register map from reset, the launch semantics (:class:`LaunchVseq`), the
+    unmapped offsets once more with the counters non-zero, then the status words while a
+    program runs (:class:`StatusProbeVseq`)."""
 
     def __init__(self, name: str, env: Env, job: Job, vector: None, plan: Plan) -> None:
         super().__init__(name)
@@ -280,6 +329,11 @@ class RegMapVseq(uvm_sequence):
         if self.env.verdict.failures:
             return
         await UnmappedAfterRunSeq("unmapped", self.cfg, report).start(self.env.host.seqr)
+        if self.env.verdict.failures:
+            return
+        probe = StatusProbeVseq("status-probe", self.env, self.plan)
+        await probe.start()
+        self.info["status_probed"] = sorted(probe.seen)
 
 
 class ResetMidVseq(uvm_sequence):
