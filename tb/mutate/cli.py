@@ -10,6 +10,7 @@ the score (the report is the result).
 from __future__ import annotations
 
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -52,8 +53,14 @@ def parse(argv: list[str] | None) -> tuple[Options, bool]:
                    equiv_timeout=a.equiv_timeout, keep_builds=a.keep_builds, command=command.strip()), a.list
 
 
+def interrupt(signum: int, frame: object) -> None:
+    """SIGTERM ends the run as Ctrl-C does (its stages' processes are stopped first)."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     opts, listing = parse(argv)
+    signal.signal(signal.SIGTERM, interrupt)
     try:
         if listing:
             for site in choose(load(opts.rtl), opts):
@@ -63,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     except (SampleError, SourceError, MutateError, ValueError) as exc:
         print(f"python -m tb.mutate: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("python -m tb.mutate: error: interrupted: the running mutants were stopped, no report "
+              "written", file=sys.stderr)
+        return 130
     except OSError as exc:
         print(f"python -m tb.mutate: error: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2

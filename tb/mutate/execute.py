@@ -19,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,14 @@ from tb.runner import ROOT, RTL_VAR, sim_env
 
 POLL = 0.5  # seconds between looks at the results files
 KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL of a stage's process group
+#: Set when the run is interrupted: every running stage ends its process group and raises
+#: Interrupted (stages run in their own sessions, so a Ctrl-C or SIGTERM of the run alone
+#: would leave their simulators running).
+STOPPING = threading.Event()
+
+
+class Interrupted(Exception):
+    """The run was interrupted while this stage ran (its processes are stopped)."""
 #: in a job's failure when a time limit ended it: the watchdog's --timeout, or the backstop
 #: that kills a simulator which never returns to Python (a zero-delay loop)
 TIME_LIMIT_TEXTS = ("wall-time limit", "--timeout backstop")
@@ -161,6 +170,9 @@ def run_stage(stage: Stage, env: dict[str, str], work: Path, watcher: Watcher, l
                                 start_new_session=True)
         try:
             while proc.poll() is None:
+                if STOPPING.is_set():
+                    stop(proc)
+                    raise Interrupted(stage.name)
                 found = watcher.failure()
                 if found:
                     stop(proc)

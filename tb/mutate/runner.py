@@ -26,7 +26,7 @@ from typing import Any
 from models.config import load_config
 from models.spec import SHIPPED_CONFIGS
 from tb.mutate import equiv, report
-from tb.mutate.execute import Limits, Outcome, run_design
+from tb.mutate.execute import STOPPING, Limits, Outcome, run_design
 from tb.mutate.mutant import copy_design, directory_name, unified_diff, write_mutant
 from tb.mutate.sample import pick, sample
 from tb.mutate.sites import Site, find_sites
@@ -199,7 +199,12 @@ def run(opts: Options) -> dict[str, Any]:
         return record
 
     with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-        records = list(pool.map(task, enumerate(chosen)))
+        try:
+            records = list(pool.map(task, enumerate(chosen)))
+        except BaseException:  # Ctrl-C or SIGTERM: stop the running mutants, start no more
+            STOPPING.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     check_survivors(design, records, opts)
     meta = {"command": opts.command, "tests": opts.tests, "sim": opts.sim, "n": len(chosen),
             "seed": opts.seed, "modules": ",".join(opts.modules or []) or "all",

@@ -66,6 +66,45 @@ def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
     print(f"fixed sample: {wall:.0f} s")
 
 
+def processes_naming(text: str) -> list[str]:
+    """Command lines of the live processes whose command line or environment (a stage's
+    VTA_RTL_DIR) mentions ``text``."""
+    found = []
+    for pid in Path("/proc").glob("[0-9]*"):
+        try:
+            args = (pid / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            env = (pid / "environ").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        if text in args or text in env:
+            found.append(args)
+    return found
+
+
+@pytest.mark.sim
+def test_sigterm_stops_every_running_mutant(tmp_path: Path) -> None:
+    """A SIGTERM while two mutants run: exit 130 with one line, and none of their simulators
+    or testbench runners (each in its own session) is left running."""
+    out = tmp_path / "mutate"
+    proc = subprocess.Popen([sys.executable, "-m", "tb.mutate", "--ids", ",".join(list(SAMPLE)[:2]),
+                             "--tests", "directed", "--out", str(out)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("[mutate] start 002"):
+            break
+    time.sleep(2)
+    assert processes_naming(str(out)), "the mutants' stages should be running now"
+    proc.terminate()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == ("python -m tb.mutate: error: interrupted: the running mutants were "
+                           "stopped, no report written"), err
+    time.sleep(1)
+    assert processes_naming(str(out)) == []
+    assert not (out / "report.json").exists()
+
+
 UNREADABLE = """\
 module top (input wire [7:0] a, output wire [7:0] y);
     let inc(x) = x + 8'd1;
