@@ -274,7 +274,9 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     """Each kind of instruction a status word describes, long enough (a few hundred cycles)
     for the register-map flow to read every one's status while it runs
     (tb/uvm/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
-    a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens."""
+    a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens.
+    Behind the GEMM wait more one-micro-op ALUs than the command queue holds, so fetch is
+    blocked by a full queue while the GEMM runs."""
     rng = np.random.default_rng(7)
     p = _prog(cfg)
     n_inp, n_wgt, n_acc = (min(elems, depth) for depth in (cfg.inp_depth, cfg.wgt_depth, cfg.acc_depth))
@@ -285,6 +287,8 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     p.load("wgt", 0, wgt, 1, n_wgt, push_next=True)
     p.load("acc", 0, acc, 1, n_acc, pop_prev=True)
     p.gemm([(0, 0, 0)], (uops // 16, 16))
+    for _ in range(cfg.cmd_queue_depth + 2):
+        p.alu(AluOp.ADD, [(1, 0, 0)], imm=1)
     for op in AluOp:
         p.alu(op, [(1, 0, 0)], (uops // 16, 16), imm=1 if op == AluOp.SHR else None,
               push_next=op == max(AluOp))

@@ -13,7 +13,7 @@ from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
 from models.config import VtaConfig, load_config
-from models.isa import MemType, Opcode
+from models.isa import Insn, MemType, Opcode
 from models.vector import Vector
 from tb.sweep_programs import mixed, status_probe
 from tb.uvm.context import JobContext
@@ -24,6 +24,7 @@ from tb.uvm.regs import (
     BY_OFFSET,
     CTRL,
     CYCLES,
+    FETCH_STATUS,
     INSN_IDX,
     INSNS_DONE,
     LAST_OFFSET,
@@ -33,7 +34,7 @@ from tb.uvm.regs import (
     STATUS,
     Register,
 )
-from tb.uvm.status_probe import BUSY, status_problem
+from tb.uvm.status_probe import BUSY, EXECUTING, StatusTally, status_problem
 from tb.uvm.vseq import RunProgramVseq, reset_dut
 
 #: Registers that store what is written (regs.py: access R/W, not a command register).
@@ -264,9 +265,11 @@ class LaunchVseq(uvm_sequence):
 
 
 class StatusProbeVseq(uvm_sequence):
-    """tb/sweep_programs.py's status_probe program, each module's status word probed over
-    and over while it runs (tb/uvm/status_probe.py); every instruction but FINISH and the
-    micro-op LOAD must be seen held, with the right opcode and sub-field, at least once."""
+    """tb/sweep_programs.py's status_probe program, every status word probed over and over
+    while it runs (tb/uvm/status_probe.py). Every long instruction must be seen held with
+    the right opcode and sub-field; each cycle counter must be at least the number of probes
+    that saw its state; and a START written while compute executes the GEMM (with the bus
+    idle) must be ignored: CYCLES after DONE still counts from the first launch."""
 
     def __init__(self, name: str, env: Env, plan: Plan) -> None:
         super().__init__(name)
@@ -275,6 +278,30 @@ class StatusProbeVseq(uvm_sequence):
         self.run = RunProgramVseq("status-probe", env, Job("status-probe", seed=1), self.vector, plan)
         self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
         self.seen: set[int] = set()
+        self.tally = StatusTally()
+        self.second_start: int | None = None  # cycles after the launch
+
+    async def probe(self, ctx: JobContext, launched: int) -> bool:
+        """One round over the modules and fetch; False after reporting a problem."""
+        env = self.env
+        for module in MODULES:
+            first = await read_reg(env, INSN_IDX[module])
+            word = await read_reg(env, STATUS[module])
+            last = await read_reg(env, INSN_IDX[module])
+            problem = status_problem(module, word, first, last, ctx.program)
+            if problem:
+                self.report(f"status word read while the program runs: {problem}")
+                return False
+            self.tally.module(module, word)
+            if BUSY.get(word) and first == last:
+                self.seen.add(first)
+                held = ctx.program[first]
+                if (self.second_start is None and EXECUTING.get(word) and held is not None
+                        and held["opcode"] == Opcode.GEMM):
+                    self.second_start = env.cycle - launched
+                    await LaunchSeq("ignored-start").start(env.host.seqr)
+        self.tally.fetch(await read_reg(env, FETCH_STATUS))
+        return True
 
     async def body(self) -> None:
         run, env = self.run, self.env
@@ -284,26 +311,39 @@ class StatusProbeVseq(uvm_sequence):
         await run.start_job(ctx)
         launched = await run.program_and_launch()
         while env.cycle < launched + ctx.limits.bound and not await read_reg(env, CTRL) & ~RUNNING:
-            for module in MODULES:
-                first = await read_reg(env, INSN_IDX[module])
-                word = await read_reg(env, STATUS[module])
-                last = await read_reg(env, INSN_IDX[module])
-                problem = status_problem(module, word, first, last, ctx.program)
-                if problem:
-                    self.report(f"status word read while the program runs: {problem}")
-                    return
-                if BUSY.get(word) and first == last:
-                    self.seen.add(first)
+            if not await self.probe(ctx, launched):
+                return
         done = await run.wait_done(ctx, launched)
         if done is None or env.verdict.failures or env.end_checks():
             return
         await run.check(ctx, done)
-        want = {i for i, insn in enumerate(ctx.program) if insn is not None
-                and insn["opcode"] != Opcode.FINISH
-                and not (insn["opcode"] == Opcode.LOAD and insn["memory_type"] == MemType.UOP)}
-        if not env.verdict.failures and want - self.seen:
-            self.report(f"the status probes never saw instruction(s) {sorted(want - self.seen)} "
-                        f"held (seen: {sorted(self.seen)}): each runs hundreds of cycles")
+        if env.verdict.failures:
+            return
+        self.judge(ctx, run.info)
+
+    def judge(self, ctx: JobContext, info: dict[str, Any]) -> None:
+        long_ones = {i for i, insn in enumerate(ctx.program) if insn is not None and long_running(insn)}
+        if long_ones - self.seen:
+            self.report(f"the status probes never saw instruction(s) {sorted(long_ones - self.seen)} "
+                        f"held (seen: {sorted(self.seen)}): each runs a hundred cycles or more")
+        for problem in self.tally.shortfalls(info["counters"]):
+            self.report(f"after DONE: {problem}")
+        if self.second_start is None:
+            self.report("no status probe saw the GEMM executing, so the ignored START was not tried")
+        elif info["cycles"] <= info["done_cycles"] - self.second_start // 2:
+            self.report(f"a START while the program ran (compute executing its GEMM, "
+                        f"{self.second_start} cycles after the launch) restarted it: CYCLES reads "
+                        f"{info['cycles']} at DONE, seen {info['done_cycles']} cycles after the launch")
+
+
+def long_running(insn: Insn) -> bool:
+    """An instruction of the status-probe program that runs long enough to be probed: a
+    LOAD or STORE of data, a GEMM or ALU of 64 micro-ops or more."""
+    if insn["opcode"] in (Opcode.GEMM, Opcode.ALU):
+        return insn["iter_out"] * insn["iter_in"] * (insn["uop_end"] - insn["uop_bgn"]) >= 64
+    if insn["opcode"] == Opcode.LOAD:
+        return insn["memory_type"] != MemType.UOP
+    return insn["opcode"] == Opcode.STORE
 
 
 class RegMapVseq(uvm_sequence):
@@ -333,7 +373,8 @@ class RegMapVseq(uvm_sequence):
             return
         probe = StatusProbeVseq("status-probe", self.env, self.plan)
         await probe.start()
-        self.info["status_probed"] = sorted(probe.seen)
+        self.info.update(status_probed=sorted(probe.seen), status_tally=probe.tally.seen,
+                         ignored_start_at=probe.second_start)
 
 
 class ResetMidVseq(uvm_sequence):

@@ -52,3 +52,44 @@ def status_problem(module: str, word: int, first: int, last: int,
     return (f"{module.upper()}_STATUS reads {word:#x} (busy, opcode {opcode}, sub-field {sub}) "
             f"between {module.upper()}_INSN_IDX reads {first} and {last}, but the {module} "
             f"module's instructions there are: {shown}")
+
+
+#: The status bits that say a module waits for a token or for room (rtl/README.md: [10]..[13]).
+WAITS = tuple(_FIELDS.field(name) for name in ("pop_prev", "pop_next", "push_prev", "push_next"))
+EXECUTING = _FIELDS.field("executing")
+FETCH_BLOCKED = BY_NAME["FETCH_STATUS"].field("blocked")
+#: The counter an executing module's cycle goes to, by (module, opcode) (rtl/README.md).
+EXEC_COUNTER: dict[tuple[str, int], str] = {("load", Opcode.LOAD): "LOAD_EXEC", ("store", Opcode.STORE): "STORE_EXEC",
+                ("compute", Opcode.GEMM): "GEMM_EXEC", ("compute", Opcode.ALU): "ALU_EXEC",
+                ("compute", Opcode.LOAD): "CLOAD_EXEC"}
+
+
+class StatusTally:
+    """How many probes saw each counted state. Every probe reads a status word in its own
+    cycle, so each count is a lower bound of the counter of that state after DONE: a
+    counter that misses cycles (a stuck enable, a wrong condition) falls below it."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def _add(self, counter: str) -> None:
+        self.seen[counter] = self.seen.get(counter, 0) + 1
+
+    def module(self, module: str, word: int) -> None:
+        if not BUSY.get(word):
+            return
+        self._add(f"{module.upper()}_BUSY")
+        if any(bit.get(word) for bit in WAITS):
+            self._add(f"{module.upper()}_STALL")
+        counter = EXEC_COUNTER.get((module, OPCODE.get(word)))
+        if EXECUTING.get(word) and counter:
+            self._add(counter)
+
+    def fetch(self, word: int) -> None:
+        if FETCH_BLOCKED.get(word):
+            self._add("FETCH_STALL")
+
+    def shortfalls(self, counters: dict[str, int]) -> list[str]:
+        """Each counter below the number of probes that saw its state."""
+        return [f"{name} reads {counters[name]}, but {n} status probes saw that state"
+                for name, n in sorted(self.seen.items()) if counters[name] < n]
