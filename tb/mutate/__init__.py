@@ -9,6 +9,7 @@
     execute.py   lint and run one design through the stages, stop at the first failure
     equiv.py     Yosys equivalence check of a survivor against the original
     report.py    report.json and report.html
+    history.py   the survivors of earlier runs (history.json): closed by what, or argued equivalent
     runner.py    the run: baseline, mutants in parallel, equivalence, report
     cli.py       python -m tb.mutate
 """

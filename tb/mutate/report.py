@@ -10,8 +10,11 @@ from __future__ import annotations
 import html
 import json
 from collections import defaultdict
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
+
+from tb.mutate.history import Entry
 
 STATUSES = ("survived", "killed", "timeout", "equivalent", "invalid", "error")
 ORDER = {s: n for n, s in enumerate(STATUSES)}
@@ -34,9 +37,11 @@ def grouped(mutants: list[dict[str, Any]], key: str) -> dict[str, dict[str, Any]
     return {k: tally(v) for k, v in sorted(groups.items())}
 
 
-def build(meta: dict[str, Any], mutants: list[dict[str, Any]]) -> dict[str, Any]:
-    """The report's data: run settings, score overall, per module and per operator, and the
-    mutants sorted survivors first (then by status, then id)."""
+def build(meta: dict[str, Any], mutants: list[dict[str, Any]],
+          entries: list[Entry] | None = None) -> dict[str, Any]:
+    """The report's data: run settings, score overall, per module and per operator, the
+    mutants sorted survivors first (then by status, then id), and the survivors' history
+    (tb/mutate/history.json) with each entry's status in this run, if it ran."""
     ordered = sorted(mutants, key=lambda m: (ORDER.get(m["status"], 99), m["module"], m["id"]))
     checks: dict[str, int] = defaultdict(int)
     for m in mutants:
@@ -44,7 +49,12 @@ def build(meta: dict[str, Any], mutants: list[dict[str, Any]]) -> dict[str, Any]
             checks[m["equivalence"]["status"]] += 1
     return {**meta, "score": tally(mutants), "equivalence_checks": dict(sorted(checks.items())),
             "by_module": grouped(mutants, "module"), "by_operator": grouped(mutants, "operator"),
-            "mutants": ordered}
+            "mutants": ordered, "history": history_rows(mutants, entries or [])}
+
+
+def history_rows(mutants: list[dict[str, Any]], entries: list[Entry]) -> list[dict[str, Any]]:
+    status = {m["id"]: m["status"] for m in mutants if m.get("history")}
+    return [{**asdict(e), "this_run": status.get(e.id, "not sampled")} for e in entries]
 
 
 def pct(value: float | None) -> str:
@@ -76,6 +86,10 @@ def _mutant(m: dict[str, Any]) -> str:
     else:
         how, detail = f"{m['status']} ({m['stage'] or 'before running'})", m["message"]
     repro = f"<br><code>{html.escape(m['repro'])}</code>" if m.get("repro") else ""
+    if m.get("history"):
+        h = m["history"]
+        repro += (f"<br><small>history: survived {html.escape(h['found'])}; "
+                  f"{html.escape(h['resolution'])}: {html.escape(h['by'])}</small>")
     return (f"<div class='m {m['status']}'><b>{html.escape(m['id'])}</b> — {how}<br>"
             f"<small>{html.escape(detail)}</small>{repro}<pre>{html.escape(m['diff'])}</pre></div>")
 
@@ -105,10 +119,17 @@ def render_html(report: dict[str, Any]) -> str:
               f"stage {html.escape(json.dumps(base.get('stage_limits', {})))} s, per job "
               f"{base.get('job_timeout')} s.</p>")
     body = "".join(_mutant(m) for m in report["mutants"])
+    rows = "".join(f"<tr><td><code>{html.escape(h['id'])}</code><br><small>{html.escape(h['change'])}"
+                   f"</small></td><td>{html.escape(h['found'])}</td><td>{html.escape(h['resolution'])}"
+                   f"</td><td>{html.escape(h['by'])}</td><td>{html.escape(h['this_run'])}</td></tr>"
+                   for h in report.get("history", []))
+    past = ("<h2>History: survivors of earlier runs (tb/mutate/history.json)</h2><table><tr>"
+            "<th>mutant</th><th>survived</th><th>resolution</th><th>what kills it, or why it is "
+            f"equivalent</th><th>this run</th></tr>{rows}</table>") if rows else ""
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>Mutation report</title>"
             f"<style>{STYLE}</style></head><body><h1>Mutation testing of rtl/</h1>{summary}{limits}"
             f"{_table('By module', report['by_module'])}{_table('By operator', report['by_operator'])}"
-            f"<h2>Mutants (survivors first)</h2>{body}</body></html>\n")
+            f"<h2>Mutants (survivors first)</h2>{body}{past}</body></html>\n")
 
 
 def write(out: Path, report: dict[str, Any]) -> tuple[Path, Path]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from models.config import load_config
 from models.spec import SHIPPED_CONFIGS
-from tb.mutate import equiv, report
+from tb.mutate import equiv, history, report
 from tb.mutate.execute import STOPPING, Limits, Outcome, run_design
 from tb.mutate.mutant import copy_design, directory_name, unified_diff, write_mutant
 from tb.mutate.sample import pick, sample
@@ -56,6 +56,7 @@ class Options:
     equiv_timeout: float = equiv.DEFAULT_TIMEOUT
     keep_builds: bool = False
     command: str = ""
+    history: Path = history.HISTORY
 
 
 def say(text: str) -> None:
@@ -206,6 +207,8 @@ def run(opts: Options) -> dict[str, Any]:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
     check_survivors(design, records, opts)
+    entries = history.load_history(opts.history)
+    history.apply(records, entries)
     meta = {"command": opts.command, "tests": opts.tests, "sim": opts.sim, "n": len(chosen),
             "seed": opts.seed, "modules": ",".join(opts.modules or []) or "all",
             "stages": [s.command() for s in plan],
@@ -213,7 +216,7 @@ def run(opts: Options) -> dict[str, Any]:
                          "stage_limits": {k: round(v) for k, v in limits.stage.items()},
                          "job_timeout": round(limits.job or 0)},
             "wall": round(time.monotonic() - t0, 1)}
-    data = report.build(meta, records)
+    data = report.build(meta, records, entries)
     paths = report.write(opts.out, data)
     s = data["score"]
     say(f"score {report.pct(s['score'])}: {s['killed'] + s['timeout']} killed ({s['timeout']} by "
