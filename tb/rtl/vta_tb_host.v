@@ -14,7 +14,8 @@
 // Write timing (tb/uvm/host.py: HostTiming), held between accesses:
 //   order  0 address and data together, 1 address first, 2 data first;
 //   lag    cycles the second of address and data waits after the first is accepted;
-//   bwait  cycles BREADY stays low once BVALID is up (0: BREADY is up before BVALID).
+//   bwait  cycles BREADY stays low once BVALID is up, and RREADY once RVALID is up (0: the
+//          ready is up before the valid).
 // While a valid is low its payload lines carry the complement of the access's values, so a
 // slave that samples address or data before their valid shows it.
 module vta_tb_host #(
@@ -60,7 +61,7 @@ module vta_tb_host #(
     reg [2:0]  state;
     reg        aw_done, w_done;
     reg [15:0] wait_left;
-    reg [1:0]  lag_left, bwait_left;
+    reg [1:0]  lag_left, bwait_left, rwait_left;
     reg [7:0]  b_owed;                  // writes issued whose response has not arrived
     reg [31:0] b_seen;                  // responses since the last sync
     reg [1:0]  b_last, b_worst;         // the last response; the worst since the last sync
@@ -86,6 +87,7 @@ module vta_tb_host #(
             state <= IDLE; ack <= go;
             m_awvalid <= 1'b0; m_wvalid <= 1'b0; m_bready <= 1'b0; m_arvalid <= 1'b0; m_rready <= 1'b0;
             aw_done <= 1'b0; w_done <= 1'b0; wait_left <= 16'd0; lag_left <= 2'd0; bwait_left <= 2'd0;
+            rwait_left <= 2'd0;
             b_owed <= 8'd0; b_seen <= 32'd0; b_last <= 2'd0; b_worst <= 2'd0;
             rdata <= 32'd0; resp <= 2'd0;
             q_addr <= {AW{1'b0}}; q_wdata <= 32'd0; q_wstrb <= 4'd0;
@@ -167,11 +169,15 @@ module vta_tb_host #(
                     state   <= IDLE;
                 end
                 READ: if (m_arvalid && m_arready) begin
-                    m_arvalid <= 1'b0;
-                    m_rready  <= 1'b1;
-                    state     <= RDATA;
+                    m_arvalid  <= 1'b0;
+                    m_rready   <= bwait == 2'd0;
+                    rwait_left <= bwait;
+                    state      <= RDATA;
                 end
-                RDATA: if (m_rvalid && m_rready) begin
+                RDATA: if (m_rvalid && !m_rready) begin
+                    if (rwait_left <= 2'd1) m_rready <= 1'b1;
+                    else rwait_left <= rwait_left - 2'd1;
+                end else if (m_rvalid && m_rready) begin
                     m_rready <= 1'b0;
                     rdata    <= m_rdata;
                     resp     <= m_rresp;

@@ -35,7 +35,7 @@ def test_register_map_and_launch_flows(sim: str, mode: str) -> None:
 
 
 #: Seeds of the host-timing flow's two jobs: address or data first with no lag (seed 2), and
-#: lags and BREADY holds of 1..3 cycles in every timing (seed 3).
+#: lags and BREADY and RREADY holds of 1..3 cycles in every timing (seed 3).
 HOSTVAR_SEEDS = (2, 3)
 
 

@@ -23,7 +23,16 @@ from models.config import load_config
 from models.dram import Dram
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
-from tb.uvm.host import DEFAULT_TIMING, ORDERS, HostAgent, HostTiming, WordWrite, word_write
+from tb.uvm.host import (
+    DEFAULT_TIMING,
+    HOST_GRACE,
+    ORDERS,
+    HostAgent,
+    HostHung,
+    HostTiming,
+    WordWrite,
+    word_write,
+)
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.profiles import PROFILES
@@ -38,7 +47,6 @@ if TYPE_CHECKING:
     from tb.uvm.context import JobContext, Limits
 
 POLL_GAP = 16  # cycles between the host's CTRL reads while it polls for DONE
-HOST_GRACE = 4000  # cycles an access may take before the control port counts as hung
 LOG_PAGES = 9  # physical pages of the fast memory (vta_tb_fast.v's default)
 ERR_RANGES = 4  # error-response ranges the memory holds (vta_tb_mem.v NERR)
 #: vta_tb_host.v's operations.
@@ -48,10 +56,6 @@ CHANNELS = ("AW", "W", "B", "AR", "R")
 SIGNALS = {0: ("awid", "awaddr", "awlen", "awsize", "awburst"), 1: ("wdata", "wstrb", "wlast"),
            2: ("bid", "bresp"), 3: ("arid", "araddr", "arlen", "arsize", "arburst"),
            4: ("rid", "rdata", "rresp", "rlast")}
-
-
-class HostHung(RuntimeError):
-    """The control port stopped answering."""
 
 
 def _int(handle: Any) -> int:

@@ -21,29 +21,30 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import cocotb
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles, RisingEdge, SimTimeoutError, with_timeout
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
-from cocotbext.axi.axil_channels import AxiLiteAWTransaction, AxiLiteWTransaction
+from cocotbext.axi.axil_channels import AxiLiteARTransaction, AxiLiteAWTransaction, AxiLiteWTransaction
 from pyuvm import ConfigDB, uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from models.vector import BASE_NAMES, Vector
 from tb.uvm.regs import BASE_REGS, CTRL, INSN_ADDR, INSN_COUNT, START
+from tb.uvm.simbuild import PERIOD_NS
 
 #: Orders of a write's address and data: together, address first, data first (vta_tb_host.v's codes).
 ORDERS = ("together", "aw-first", "w-first")
-#: The largest lag and BREADY hold (the fast host's 2-bit counters).
+#: The largest lag and BREADY (RREADY) hold (the fast host's 2-bit counters).
 MAX_WAIT = 3
 
 
 @dataclass(frozen=True)
 class HostTiming:
     """How the host presents writes on the AXI4-Lite port: AXI lets address and data come
-    in either order or together, and the master hold BREADY or start the next write before
-    the last response; a slave must take every one of them the same way."""
+    in either order or together, and the master hold BREADY (and RREADY) or start the next
+    write before the last response; a slave must take every one of them the same way."""
 
     order: str = "together"  # one of ORDERS
     lag: int = 0  # cycles the second of address and data waits after the first is accepted
-    bwait: int = 0  # cycles BREADY stays low once BVALID is up
+    bwait: int = 0  # cycles BREADY (RREADY) stays low once BVALID (RVALID) is up
     pipelined: bool = False  # a batch's writes go out without waiting for each response
 
     def __post_init__(self) -> None:
@@ -52,7 +53,7 @@ class HostTiming:
 
     def __str__(self) -> str:
         lag = f" lag {self.lag}" if self.order != "together" else ""
-        return f"{self.order}{lag}, BREADY after {self.bwait}{', pipelined' if self.pipelined else ''}"
+        return f"{self.order}{lag}, B/RREADY after {self.bwait}{', pipelined' if self.pipelined else ''}"
 
 
 #: How both ports write unless told otherwise.
@@ -74,6 +75,15 @@ def word_write(addr: int, data: int, nbytes: int) -> WordWrite:
     return WordWrite(addr - lane, data << 8 * lane, ((1 << nbytes) - 1) << lane)
 
 
+#: Cycles a register access may take before the control port counts as hung.
+HOST_GRACE = 4000
+
+
+class HostHung(RuntimeError):
+    """The control port stopped answering: the simulation cannot go on with this DUT state
+    (the job ends with the checkers' findings, the plan after it)."""
+
+
 class RegItem(uvm_sequence_item):
     """One register access: "read" (``data``/``resp`` filled in by the driver), "write"
     (``nbytes`` at ``addr``, which may then be unaligned: the master sets WSTRB; or a whole
@@ -93,6 +103,7 @@ class RegItem(uvm_sequence_item):
         self.timing = timing
         self.resp = 0
         self.resps: list[int] = []
+        self.hung = ""  # the driver's HostHung message: the access never completed
 
     def __str__(self) -> str:
         return f"{self.kind} {self.addr:#06x} = {self.data:#010x} resp={self.resp}"
@@ -132,8 +143,24 @@ class LiteMasterPort:
         self.timing = timing
 
     async def read(self, addr: int) -> tuple[int, int]:
-        rsp = await self.master.read(addr, 4)
-        return int.from_bytes(rsp.data, "little"), int(rsp.resp)
+        """AxiLiteMaster.read, or with RREADY held low ``bwait`` cycles after RVALID: the
+        master's AR source and R sink directly (as writes use AW, W and B)."""
+        bwait = self.timing.bwait
+        if not bwait:
+            rsp = await self.master.read(addr, 4)
+            return int.from_bytes(rsp.data, "little"), int(rsp.resp)
+        ri = self.master.read_if
+        ri.r_channel.pause = True
+        try:
+            await ri.ar_channel.send(AxiLiteARTransaction(araddr=addr))
+            while not int(self.dut.s_axi_control_rvalid.value):
+                await RisingEdge(self.dut.ap_clk)
+            await ClockCycles(self.dut.ap_clk, bwait)
+            ri.r_channel.pause = False
+            r = await ri.r_channel.recv()
+            return int(r.rdata), int(r.rresp)
+        finally:
+            ri.r_channel.pause = False
 
     async def write(self, addr: int, data: int, nbytes: int = 4) -> int:
         if self.timing == DEFAULT_TIMING:
@@ -221,17 +248,31 @@ class HostDriver(uvm_driver):
     async def run_phase(self) -> None:
         while True:
             item = await self.seq_item_port.get_next_item()
-            if item.kind == "write" and item.strb is not None:
-                item.resp = await self.port.write_word(WordWrite(item.addr, item.data, item.strb))
-            elif item.kind == "write":
-                item.resp = await self.port.write(item.addr, item.data, item.nbytes)
-            elif item.kind == "batch":
-                item.resps = await self.port.write_batch(item.batch)
-            elif item.kind == "timing":
-                self.port.set_timing(item.timing)
-            else:
-                item.data, item.resp = await self.port.read(item.addr)
+            try:
+                await self.execute(item)
+            except HostHung as exc:
+                item.hung = str(exc)
             self.seq_item_port.item_done()
+
+    async def execute(self, item: RegItem) -> None:
+        """One access on the port, bounded by HOST_GRACE cycles."""
+        try:
+            await with_timeout(self.perform(item), HOST_GRACE * PERIOD_NS, "ns")
+        except SimTimeoutError:
+            raise HostHung(f"the control port did not complete a {item.kind} of {item.addr:#06x} "
+                           f"within {HOST_GRACE} cycles") from None
+
+    async def perform(self, item: RegItem) -> None:
+        if item.kind == "write" and item.strb is not None:
+            item.resp = await self.port.write_word(WordWrite(item.addr, item.data, item.strb))
+        elif item.kind == "write":
+            item.resp = await self.port.write(item.addr, item.data, item.nbytes)
+        elif item.kind == "batch":
+            item.resps = await self.port.write_batch(item.batch)
+        elif item.kind == "timing":
+            self.port.set_timing(item.timing)
+        else:
+            item.data, item.resp = await self.port.read(item.addr)
 
 
 class HostAgent(uvm_agent):
@@ -252,12 +293,16 @@ class RegSeq(uvm_sequence):
         item = RegItem("wr", "write", addr, data & ((1 << 8 * nbytes) - 1), nbytes)
         await self.start_item(item)
         await self.finish_item(item)
+        if item.hung:
+            raise HostHung(item.hung)
         return item
 
     async def read(self, addr: int) -> RegItem:
         item = RegItem("rd", "read", addr)
         await self.start_item(item)
         await self.finish_item(item)
+        if item.hung:
+            raise HostHung(item.hung)
         return item
 
     async def write_strobed(self, write: WordWrite) -> RegItem:
@@ -265,6 +310,8 @@ class RegSeq(uvm_sequence):
         item = RegItem("wr", "write", write.addr, write.data, strb=write.strb)
         await self.start_item(item)
         await self.finish_item(item)
+        if item.hung:
+            raise HostHung(item.hung)
         return item
 
     async def write_batch(self, batch: tuple[WordWrite, ...]) -> RegItem:
@@ -272,6 +319,8 @@ class RegSeq(uvm_sequence):
         item = RegItem("batch", "batch", batch=batch)
         await self.start_item(item)
         await self.finish_item(item)
+        if item.hung:
+            raise HostHung(item.hung)
         return item
 
     async def set_timing(self, timing: HostTiming) -> None:

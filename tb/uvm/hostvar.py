@@ -54,7 +54,7 @@ IGNORED_START_WAIT = 20
 
 
 def variants(seed: int) -> dict[str, HostTiming]:
-    """The host timings the flow runs, lags and BREADY holds drawn from ``seed``."""
+    """The host timings the flow runs, lags and BREADY and RREADY holds drawn from ``seed``."""
     rng = random.Random(seed)
     return {"together": DEFAULT_TIMING,
             "aw-first": HostTiming("aw-first", rng.randint(0, MAX_WAIT), rng.randint(0, MAX_WAIT)),

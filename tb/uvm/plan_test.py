@@ -28,11 +28,12 @@ from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.uvm.env import Env, VtaEnv
 from tb.uvm.fast import FastEnv, init_inputs
+from tb.uvm.host import HostHung
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.registry import for_mode
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.verdict import Verdict
-from tb.uvm.vseq import HostHung, failure_dir, reset_dut
+from tb.uvm.vseq import failure_dir, reset_dut
 from tb.uvm.watchdog import backstop
 
 
@@ -59,12 +60,12 @@ class PlanTest(uvm_test):
 
     async def run_job(self, job: Job) -> tuple[dict[str, Any], Vector | None]:
         verdict = self.env.verdict
-        vector = None
+        vector = self.current_vector = None
         info: dict[str, Any] = {}
         try:
             if job.reset:
                 await reset_dut(self.env.dut)
-            vector = self.vector_for(job)
+            vector = self.current_vector = self.vector_for(job)
             sequence = for_mode(job.mode).sequence_class()
             vseq = sequence(job.mode, self.env, job, vector, self.plan)
             await vseq.start()
@@ -105,8 +106,13 @@ class PlanTest(uvm_test):
             verdict.start(job.name)
             self.env.dut.tb_fault.value = 0
             t0, c0 = time.perf_counter(), self.env.cycle
+            hung = None
             try:
                 info, vector = await self.run_job(job)
+            except HostHung as exc:  # finish this job with what the checkers saw, then stop
+                hung, info, vector = exc, {}, self.current_vector
+                if not verdict.failures and not self.env.end_checks():
+                    verdict.fail("watchdog", f"the control port hung: {exc}")
             finally:
                 wall = time.perf_counter() - t0
             failures = [f.__dict__ for f in verdict.failures]
@@ -118,6 +124,8 @@ class PlanTest(uvm_test):
                            saved=saved, **info)
             if not passed:
                 bad.append(job.name)
+            if hung is not None:
+                raise hung  # the DUT state is unusable: the runner restarts for the rest
         signal.alarm(0)
         self.failed_jobs = bad
         self.drop_objection()

@@ -161,7 +161,7 @@ def regmap_jobs(req: JobRequest) -> list[tuple[str, Job]]:
 
 
 def hostvar_jobs(req: JobRequest) -> list[tuple[str, Job]]:
-    """The register map under every host write timing (lags and BREADY holds from the seed)."""
+    """The register map under every host write timing (lags and BREADY and RREADY holds from the seed)."""
     return [(req.config or FLOW_CONFIG, Job(f"hostvar-s{req.seed}", mode="host-timing", seed=req.seed))]
 
 

@@ -59,9 +59,10 @@ WAITS = tuple(_FIELDS.field(name) for name in ("pop_prev", "pop_next", "push_pre
 EXECUTING = _FIELDS.field("executing")
 FETCH_BLOCKED = BY_NAME["FETCH_STATUS"].field("blocked")
 #: The counter an executing module's cycle goes to, by (module, opcode) (rtl/README.md).
-EXEC_COUNTER: dict[tuple[str, int], str] = {("load", Opcode.LOAD): "LOAD_EXEC", ("store", Opcode.STORE): "STORE_EXEC",
-                ("compute", Opcode.GEMM): "GEMM_EXEC", ("compute", Opcode.ALU): "ALU_EXEC",
-                ("compute", Opcode.LOAD): "CLOAD_EXEC"}
+EXEC_COUNTER: dict[tuple[str, int], str] = {
+    ("load", Opcode.LOAD): "LOAD_EXEC", ("store", Opcode.STORE): "STORE_EXEC",
+    ("compute", Opcode.GEMM): "GEMM_EXEC", ("compute", Opcode.ALU): "ALU_EXEC",
+    ("compute", Opcode.LOAD): "CLOAD_EXEC"}
 
 
 class StatusTally:

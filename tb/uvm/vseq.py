@@ -20,7 +20,7 @@ from models.vector import Vector
 from tb.uvm.buserr import BusErrorEvent
 from tb.uvm.context import JobContext
 from tb.uvm.env import Env
-from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq
+from tb.uvm.host import HOST_GRACE, HostHung, LaunchSeq, ProgramSeq, ReadRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
 from tb.uvm.regs import (
@@ -37,16 +37,11 @@ from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.status import diagnose
 from tb.uvm.watch import Watcher
 
-HOST_GRACE = 4000  # cycles a register access may take before the control port counts as hung
 #: Simulated cycles per second assumed for the "this will take days" note until the process
 #: has measured its own speed, by simulator and testbench mode (README "Testbench modes").
 ASSUMED_SPEED = {("icarus", "full"): 1000, ("icarus", "fast"): 1000,
                  ("verilator", "full"): 5000, ("verilator", "fast"): 150_000}
 LONG_RUN = 3600.0  # seconds: a job expected to run longer than this says so before it starts
-
-
-class HostHung(RuntimeError):
-    """The control port stopped answering: the simulation cannot continue with this DUT state."""
 
 
 async def reset_dut(dut: Any, cycles: int = 8) -> None:
