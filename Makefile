@@ -88,6 +88,7 @@ lint: sysdeps $(STAMP)
 		if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "iverilog -g2012 -Wall: clean"
 	ruff check models tb vectors
 	mypy models tb vectors
+	actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 
 vectors: sysdeps $(STAMP)
 	$(PY) vectors/generate.py $(if $(OUT),--out $(OUT))

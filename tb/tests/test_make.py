@@ -76,6 +76,7 @@ def test_make_lint_runs_every_linter_clean() -> None:
     assert "iverilog -g2012 -Wall: clean" in out
     assert "All checks passed!" in out  # ruff
     assert re.search(r"Success: no issues found in \d+ source files", out)  # mypy
+    assert "actionlint -shellcheck= -pyflakes= .github/workflows/*.yml" in out  # silent when clean
 
 
 @pytest.mark.sim
