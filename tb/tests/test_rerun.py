@@ -57,6 +57,7 @@ def test_rerun_with_waves_prints_the_waveform_and_the_recorded_cycle(tmp_path: P
     assert wave, out
     path = Path(wave.group(1))
     assert path.suffix == ".fst" and path.is_file() and path.stat().st_size > 0, path
+    assert path.parent.name.startswith("rerun-"), f"{path}: not in the rerun's own run directory"
     cycle = re.search(r"^first error: cycle (\d+) \[counter\] .*GEMM_UOPS reads", proc.stdout, re.M)
     assert cycle, out
     assert int(cycle.group(1)) == int(wave.group(2)) == first_cycle(saved)

@@ -20,7 +20,6 @@ import json
 import os
 import re
 import sys
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -88,10 +87,17 @@ def rerun_job(d: Path, saved: Saved) -> tuple[str, Job]:
     return saved.config, replace(saved.job, name=f"{saved.job.name}-repro")
 
 
-def wave_file(sim: str, mode: str, build_dir: Path, run_dir: Path) -> Path:
-    """Where cocotb's runners have the simulators dump: Icarus an FST named after the toplevel
-    in the build directory, Verilator dump.vcd in the run directory."""
-    return build_dir / f"{TOPLEVELS[mode]}.fst" if sim == "icarus" else run_dir / "dump.vcd"
+def wave_file(sim: str, mode: str, run_dir: Path) -> Path:
+    """The rerun's waveform, in its own run directory: Verilator writes dump.vcd there; Icarus
+    would write into the build directory, which parallel runs share, so a plusarg
+    (:func:`wave_plusargs`) names this file instead."""
+    return run_dir / (f"{TOPLEVELS[mode]}.fst" if sim == "icarus" else "dump.vcd")
+
+
+def wave_plusargs(sim: str, wave: Path) -> tuple[str, ...]:
+    """Plusargs that put the waveform at ``wave`` (cocotb's Icarus dump module reads
+    ``dumpfile_path``; Verilator's place is fixed)."""
+    return (f"+dumpfile_path={wave}",) if sim == "icarus" else ()
 
 
 def report(saved: Saved, result: dict, wave: Path | None) -> int:
@@ -130,15 +136,18 @@ def main(argv: list[str] | None = None) -> int:
         fault = f", fault {job.fault}" if job.fault != "none" else ""
         print(f"rerun: {saved.sim}, mode {saved.mode}, configuration {config}, job {job.name}{fault}",
               flush=True)
-        tag, start = f"rerun-{os.getpid()}", time.time()
+        tag = f"rerun-{os.getpid()}"
         bdir = build(saved.sim, load_config(config), args.waves, saved.mode)
-        [result] = run_plan(saved.sim, config, [job], tag, args.waves, mode=saved.mode)
+        wave = wave_file(saved.sim, saved.mode, bdir / f"{tag}-0") if args.waves else None
+        if wave is not None:
+            wave.unlink(missing_ok=True)  # the file printed must be this run's
+        [result] = run_plan(saved.sim, config, [job], tag, args.waves, mode=saved.mode,
+                            plusargs=wave_plusargs(saved.sim, wave) if wave else ())
     except (RerunError, ConfigError, VectorError, BuildError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(summary_table([result]))
-    wave = wave_file(saved.sim, saved.mode, bdir, bdir / f"{tag}-0") if args.waves else None
-    if wave is not None and not (wave.is_file() and wave.stat().st_mtime >= start):
+    if wave is not None and not wave.is_file():
         print(f"error: {wave}: the simulator wrote no waveform there", file=sys.stderr)
         return 2
     return report(saved, result, wave)
