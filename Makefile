@@ -18,7 +18,8 @@ export PYTHONHASHSEED := 0
 # test selection, random seed/count, bus profile, waveforms, wall-time cap per job, the
 # number of configurations (builds) of a CONFIG=random run; for `make coverage` and
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
-# the number of mutants, the modules mutated and the test set.
+# the number of mutants, the modules mutated and the test set; for `make rerun` the saved
+# failure's directory.
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -39,6 +40,7 @@ VT      ?= 1,2
 N       ?= 100
 TESTS   ?= quick
 MODULES ?=
+FAILURE ?=
 
 comma := ,
 
@@ -59,6 +61,7 @@ $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(com
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
 $(if $(filter-out directed quick regress,$(TESTS)),$(error TESTS=$(TESTS): must be directed, quick or regress))
 $(if $(filter mutate,$(MAKECMDGOALS)),$(if $(filter all,$(SIM)),$(error SIM=all: make mutate runs on one simulator, icarus or verilator)))
+$(if $(filter rerun,$(MAKECMDGOALS)),$(if $(FAILURE),,$(error FAILURE is missing: make rerun FAILURE=DIR reruns the saved failure DIR (a directory under build/failures/))))
 
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
@@ -66,7 +69,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS))
 
-.PHONY: sim test lint vectors bench regress coverage workloads mutate clean distclean sysdeps
+.PHONY: sim test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -88,6 +91,7 @@ lint: sysdeps $(STAMP)
 		if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "iverilog -g2012 -Wall: clean"
 	ruff check models tb vectors
 	mypy models tb vectors
+	actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 
 vectors: sysdeps $(STAMP)
 	$(PY) vectors/generate.py $(if $(OUT),--out $(OUT))
@@ -116,6 +120,11 @@ mutate: sysdeps $(STAMP)
 	$(PY) -m tb.mutate --n $(N) --tests $(TESTS) --jobs $(JOBS) $(if $(SEED),--seed $(SEED)) \
 		$(if $(MODULES),--modules $(MODULES)) $(if $(filter command line environment,$(origin SIM)),--sim $(SIM)) \
 		$(if $(OUT),--out $(OUT))
+
+# One saved failure (build/failures/DIR) rerun alone, with waves if WAVES=1: prints the
+# waveform file and the cycle of the first error (tb/uvm/rerun.py).
+rerun: sysdeps $(STAMP)
+	$(PY) -m tb.uvm.rerun $(FAILURE) $(if $(filter 1,$(WAVES)),--waves)
 
 bench: sysdeps $(STAMP)
 	$(PY) -m models bench

@@ -17,12 +17,15 @@ import pytest
 
 from tb.cov.report import TARGETS
 from tb.runner import ROOT
+from tb.tests.test_rerun import first_cycle, make_failure
 
 #: keys of build/coverage/summary.json that tb/cov/README.md documents.
 SUMMARY_KEYS = {"functional", "line", "toggle", "branch", "toggle_before_exclusions",
                 "functional_detail", "code_detail", "unhit", "testplan", "history"}
 #: targets for the Makefile's own use, not for users.
 INTERNAL_TARGETS = {"sysdeps"}
+#: knobs a target refuses to run without (even `make -n`).
+REQUIRED_KNOBS = {"rerun": ("FAILURE=build/failures/x",)}
 
 
 def make(*args: str, timeout: int = 900) -> subprocess.CompletedProcess[str]:
@@ -54,7 +57,7 @@ def test_every_documented_target_has_a_recipe() -> None:
     targets = documented_targets()
     assert {"sim", "test", "lint", "vectors", "coverage", "regress", "bench"} <= targets
     for target in sorted(targets):
-        proc = make("-n", target, timeout=60)
+        proc = make("-n", target, *REQUIRED_KNOBS.get(target, ()), timeout=60)
         out = proc.stdout + proc.stderr
         assert proc.returncode == 0, f"make -n {target}: {out}"
         assert "Nothing to be done" not in out and out.strip(), \
@@ -76,6 +79,7 @@ def test_make_lint_runs_every_linter_clean() -> None:
     assert "iverilog -g2012 -Wall: clean" in out
     assert "All checks passed!" in out  # ruff
     assert re.search(r"Success: no issues found in \d+ source files", out)  # mypy
+    assert "actionlint -shellcheck= -pyflakes= .github/workflows/*.yml" in out  # silent when clean
 
 
 @pytest.mark.sim
@@ -130,3 +134,27 @@ def test_make_workloads_writes_the_report(tmp_path: Path) -> None:
 def test_workloads_knobs_are_checked(knob: str, rule: str) -> None:
     proc = make("workloads", knob, "-n")
     assert proc.returncode == 2 and rule in proc.stderr, proc.stderr
+
+
+def test_rerun_needs_failure() -> None:
+    proc = make("rerun", "-n")
+    assert proc.returncode == 2 and "FAILURE is missing: make rerun FAILURE=DIR" in proc.stderr, \
+        proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+@pytest.mark.sim
+def test_make_rerun_prints_the_waveform_and_the_first_error(tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's `make rerun FAILURE=DIR WAVES=1` on a failure saved by an injected fault."""
+    saved = make_failure(tmp_path)
+    monkeypatch.setenv("VTA_FAILURES_DIR", str(tmp_path / "rerun"))
+    proc = make("rerun", f"FAILURE={saved}", "WAVES=1", timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    wave = re.search(r"^waveform: (\S+) ", proc.stdout, re.M)
+    assert wave and Path(wave.group(1)).is_file(), out[-3000:]
+    assert f"first error: cycle {first_cycle(saved)} [counter]" in proc.stdout, out[-3000:]
+    proc = make("rerun", f"FAILURE={tmp_path / 'nope'}", timeout=120)
+    assert proc.returncode == 2 and f"error: {tmp_path / 'nope'}: no such directory" in proc.stderr, \
+        proc.stderr

@@ -230,8 +230,9 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
 
 def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
              timeout: float | None = None, progress: Progress | None = None,
-             mode: str = "full") -> list[dict]:
-    """Run jobs in one simulator process, restarting after a crash; one result per job."""
+             mode: str = "full", plusargs: tuple[str, ...] = ()) -> list[dict]:
+    """Run jobs in one simulator process, restarting after a crash; one result per job.
+    ``plusargs`` go to the simulator (tb/uvm/rerun.py names the Icarus waveform file)."""
     from cocotb_tools.runner import get_runner
 
     bdir = build(sim, load_config(config), waves, mode)
@@ -258,7 +259,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
             get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[mode],
                                  hdl_toplevel_lang="verilog",
                                  build_dir=str(bdir), test_dir=str(tdir), waves=waves,
-                                 extra_env={"VTA_UVM_PLAN": str(plan_path)},
+                                 extra_env={"VTA_UVM_PLAN": str(plan_path)}, plusargs=list(plusargs),
                                  timescale=TIMESCALE, results_xml=str(tdir / "results.xml"),
                                  log_file=str(log))
         except (SystemExit, RuntimeError) as exc:
