@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from models.predict import predict
+from models.predict import Prediction, predict
 from models.vector import load_vector
 from tb.uvm.counter_rules import violations
 
@@ -29,11 +29,11 @@ GOOD = {
 
 
 @pytest.fixture(scope="module")
-def prediction():  # type: ignore[no-untyped-def]
+def prediction() -> Prediction:
     return predict(load_vector(VECTOR))
 
 
-def test_hand_written_counters_keep_every_relation(prediction) -> None:  # type: ignore[no-untyped-def]
+def test_hand_written_counters_keep_every_relation(prediction: Prediction) -> None:
     assert violations(prediction, GOOD, CYCLES, 8) == []
 
 
@@ -50,13 +50,13 @@ def test_hand_written_counters_keep_every_relation(prediction) -> None:  # type:
     ({"FETCH_BUSY": 201, "FETCH_STALL": 0}, "FETCH_BUSY 201 <= CYCLES 200 does not hold"),
     ({"FETCH_BUSY": 11}, "FETCH_BUSY reads 11, fewer cycles than the 12 instructions dispatched"),
 ])
-def test_each_broken_relation_is_named(prediction, change: dict[str, int],  # type: ignore[no-untyped-def]
+def test_each_broken_relation_is_named(prediction: Prediction, change: dict[str, int],
                                        words: str) -> None:
     found = violations(prediction, GOOD | change, CYCLES, 8)
     assert len(found) == 1 and words in found[0], found
 
 
-def test_store_too_fast_for_the_bus(prediction) -> None:  # type: ignore[no-untyped-def]
+def test_store_too_fast_for_the_bus(prediction: Prediction) -> None:
     """47 cycles move at most 376 of the 384 bytes; BUSY kept consistent with the change."""
     counters = GOOD | {"STORE_EXEC": 47, "STORE_BUSY": 3 + 47 + 3}
     found = violations(prediction, counters, CYCLES, 8)

@@ -2,11 +2,13 @@
 [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type (ALU: ALU opcode)."""
 from __future__ import annotations
 
+from typing import Any
+
 from models.isa import AluOp, MemType, Opcode
 from tb.uvm.status_probe import status_problem
 
 #: 0 LOAD INP (load), 1 GEMM, 2 ALU MAX, 3 ALU SHR (compute), 4 STORE OUT (store), 5 FINISH.
-PROGRAM = [
+PROGRAM: list[dict[str, Any] | None] = [
     {"opcode": Opcode.LOAD, "memory_type": MemType.INP},
     {"opcode": Opcode.GEMM},
     {"opcode": Opcode.ALU, "alu_opcode": AluOp.MAX},
