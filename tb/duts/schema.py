@@ -93,9 +93,6 @@ class Node:
         field = self.field if key is None else self.at(key)
         return ProfileError(f"{self.path}: {field or '(top level)'}: {message}")
 
-    def has(self, key: str) -> bool:
-        return key in self.value
-
     def get(self, key: str, kind: type[T], default: T | None = None) -> T:
         """The value of ``key``, which must be of ``kind`` (bool is not an int); a missing
         key is an error unless a default is given."""

@@ -16,7 +16,7 @@ from tb.duts import profile as prof
 from tb.duts import wrapper
 from tb.duts.differences import DIFFERENCES
 from tb.duts.rtlports import top_ports
-from tb.duts.signals import HOST_PREFIX, INTERFACES, MEMORY_PREFIX
+from tb.duts.signals import HOST_PREFIX, INTERFACES, MEMORY_PREFIX, VTA_ADDR_WIDTH, VTA_ID_WIDTH
 from tb.runner import ROOT, rtl_sources, sim_env
 from tb.uvm import regs
 
@@ -54,7 +54,8 @@ def test_signal_list_is_vta_tops_port_list(config):
     listed = {}
     for prefix, signals in INTERFACES.values():
         for sig in signals:
-            width = {"data": cfg.bus_bytes * 8, "strb": cfg.bus_bytes, "addr": 32, "id": 1}.get(
+            width = {"data": cfg.bus_bytes * 8, "strb": cfg.bus_bytes, "addr": VTA_ADDR_WIDTH,
+                     "id": VTA_ID_WIDTH}.get(
                 str(sig.width), sig.width)
             listed[prefix + sig.name] = (sig.output, width)
     assert list(listed) == list(expected)
@@ -63,8 +64,8 @@ def test_signal_list_is_vta_tops_port_list(config):
 
 def test_vta_profile_is_what_the_testbench_uses():
     p = prof.load("vta")
-    assert (p.top, p.clock, p.reset, p.reset_active_low, p.config_name) == \
-        ("vta_top", "ap_clk", "ap_rst_n", True, "default")
+    assert (p.top, p.clock, p.reset, p.reset_active_low, p.reset_sync, p.config_name) == \
+        ("vta_top", "ap_clk", "ap_rst_n", True, True, "default")
     assert p.host.ports == {s.name: HOST_PREFIX + s.name for s in INTERFACES["host"][1]}
     assert p.memory.ports == {s.name: MEMORY_PREFIX + s.name for s in INTERFACES["memory"][1]}
     assert p.host.absent == p.memory.absent == () and not p.tie_off and not p.unused
@@ -114,8 +115,8 @@ def need_netlist() -> None:
 def test_upstream_profile_facts():
     need_netlist()
     p = prof.load("upstream-chisel")
-    assert (p.top, p.clock, p.reset, p.reset_active_low, p.config_name) == \
-        ("VTAShell", "clk", "rst", False, "upstream_chisel")
+    assert (p.top, p.clock, p.reset, p.reset_active_low, p.reset_sync, p.config_name) == \
+        ("VTAShell", "clk", "rst", False, True, "upstream_chisel")
     assert (p.address_width, p.id_width) == (64, 8)
     r = p.registers
     assert (r.control, r.cycles, r.insn_count, r.pointer_width, r.base_combine) == (0, 4, 8, 64, "or")
