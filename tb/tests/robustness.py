@@ -4,7 +4,8 @@
     python -m tb.tests.robustness --write    # rewrite it in README.md
 
 Sources: the bad-input tables of the model's and the testbench's command lines
-(models/tests/test_bad_input.py, tb/tests/test_bad_input.py), the negative tests' faults
+(models/tests/test_bad_input.py, tb/tests/test_bad_input.py), the DUT profiles' rules
+(tb/tests/test_duts.py), the negative tests' faults
 (tb/tests/test_uvm_negative.py, run on both simulators in both testbench modes) and the long-run tests
 (tb/tests/test_uvm_watchdog.py). tb/tests/test_robustness_table.py fails when the README's
 table differs from this count, so the README cannot claim a class nobody tests.
@@ -17,6 +18,7 @@ from collections import Counter
 from models.tests import test_bad_input as model_inputs
 from tb.runner import ROOT
 from tb.tests import test_bad_input as tb_inputs
+from tb.tests import test_duts as duts
 from tb.tests import test_uvm_negative as negative
 from tb.tests import test_uvm_watchdog as watchdog
 from tb.uvm.pytest_support import MODES, SIMS
@@ -40,6 +42,7 @@ def rows() -> list[tuple[str, int, str]]:
         else:
             outcome = "; ".join(f"{OUTCOME[code]} ({n})" for code, n in sorted(codes.items(), reverse=True))
         out.append((cls, sum(codes.values()), outcome))
+    out.append(("DUT profile: invalid", len(duts.BAD), OUTCOME[2]))
     faults: Counter[str] = Counter()
     for name, (kind, _) in negative.EXPECTED.items():
         faults[kind] += (len(SIMS) if name not in negative.ICARUS_ONLY else 1) * len(MODES)

@@ -26,8 +26,8 @@ EXTRA_CONFIGS = {
                   "TOKEN_QUEUE_DEPTH": 1},
     "block32": {"LOG_BLOCK": 5, "LOG_BATCH": 1, "LOG_UOP_BUFF_SIZE": 10, "LOG_INP_BUFF_SIZE": 12,
                 "LOG_WGT_BUFF_SIZE": 16, "LOG_ACC_BUFF_SIZE": 14, "LOG_BUS_WIDTH": 8},
-    "deep_queues": {"CMD_QUEUE_DEPTH": 64, "TOKEN_QUEUE_DEPTH": 255},
 }
+# The deepest queues (CMD_QUEUE_DEPTH 64, TOKEN_QUEUE_DEPTH 255) are the shipped upstream_chisel.
 CONFIGS = {name: load_config(name) for name in SHIPPED_CONFIGS}
 CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
 

@@ -1,0 +1,34 @@
+"""The ways a DUT may differ from what the spec and the testbench assume, as a closed list.
+
+A profile lists the differences of its DUT by these names, each with the reason (where in
+the DUT's sources the fact comes from). Keeping the names closed means the testbench can act
+on them (skip generating MUL for a DUT without it, keep bursts inside 4 KiB pages, never
+back-pressure R) and a misspelt name is an error instead of a silently ignored line.
+"""
+from __future__ import annotations
+
+#: name -> what the difference means for the testbench.
+DIFFERENCES: dict[str, str] = {
+    # ISA: instructions or fields of spec sections 2-3 the DUT does not execute as specified
+    "isa.alu-mul": "ALU opcode MUL (4) is not executed as spec section 3 defines it",
+    "isa.alu-shr-negative": "ALU SHR by a negative operand does not shift left",
+    "isa.load-acc8": "LOAD of memory type ACC_8BIT (5) is not executed",
+    "isa.insn-addr-alignment": "INSN_ADDR must be aligned to the bus width "
+                               "(the spec allows any byte address)",
+    # memory port (AXI4 master)
+    "protocol.4k-boundary": "a burst may cross a 4 KiB boundary (AXI4 A3.4.1 forbids it)",
+    "protocol.rready-fixed": "RREADY is always high: read data cannot be back-pressured",
+    "protocol.ignores-resp": "RRESP and BRESP are not looked at: error responses go unnoticed",
+    # control port (AXI4-Lite slave)
+    "host.wstrb-ignored": "AXI-Lite write strobes are ignored: every write stores the whole word",
+    "host.aw-before-w": "the write data is accepted only after the write address (W waits for AW)",
+    "host.exact-decode": "a register answers only at its exact byte offset (no decoding of [15:2])",
+    # state and sizes
+    "state.buffers-not-reset": "on-chip buffers keep their contents across reset and launches "
+                               "(unwritten entries read as X in a four-state simulator)",
+    "config.uop-buffer-depth": "the micro-op buffer holds fewer micro-ops than the configuration's "
+                               "LOG_UOP_BUFF_SIZE, which fixes the instruction layout",
+    "tokens.full-push-dropped": "a push into a full token counter is lost instead of waiting for room",
+    "config.cmd-queue-depth": "the command queues are deeper than the configuration's "
+                              "CMD_QUEUE_DEPTH (beyond the range models/config.py accepts)",
+}
