@@ -124,12 +124,11 @@ module vta_tb_mem #(
     reg [LOG_PAGES:0]   dir   [0:65535];                    // {valid, physical page}
 
     // --- address translation ------------------------------------------------------------
-    function automatic [LOG_PAGES+PW:0] phys(input [AW-1:0] a);  // {mapped, word index}
-        reg [LOG_PAGES:0] e;
-        begin
-            e = dir[a[31:16]];
-            phys = {e[LOG_PAGES] && (a >> 32) == 0, e[LOG_PAGES-1:0], a[15:LB]};
-        end
+    // The directory entry is an argument, read by the caller's continuous assignment: a
+    // function that read `dir` itself would not be re-evaluated by Icarus when `load`
+    // rewrites the directory under an unchanged address (a stale translation).
+    function automatic [LOG_PAGES+PW:0] phys(input [AW-1:0] a, input [LOG_PAGES:0] e);  // {mapped, word index}
+        phys = {e[LOG_PAGES] && (a >> 32) == 0, e[LOG_PAGES-1:0], a[15:LB]};
     endfunction
 
     function automatic [AW-1:0] beat_addr(input [AW-1:0] a, input [2:0] size, input [7:0] n);
@@ -211,7 +210,7 @@ module vta_tb_mem #(
     wire [AW-1:0]        rb_addr = beat_addr(hr_addr, hr_size, r_next);
     wire [AW-1:0]        rb_word = (rb_addr >> LB) << LB;
     wire [AW-1:0]        rb_lastb = rb_word + NB - 1;
-    wire [LOG_PAGES+PW:0] rb_phys = phys(rb_addr);
+    wire [LOG_PAGES+PW:0] rb_phys = phys(rb_addr, dir[rb_addr[31:16]]);
     wire [1:0]           rb_range = range_resp(2'd1, rb_word, rb_lastb);
     wire [1:0]           rb_inj = (rb_range != OKAY) ? rb_range : rnd_r_resp;
     wire                 rb_rogue = rogue_armed && hits(rb_word, rb_lastb, rogue_lo, rogue_last);
@@ -225,7 +224,7 @@ module vta_tb_mem #(
     wire [AW-1:0]        hw_addr = aw_addr[aw_rp];
     wire [AW-1:0]        wb_addr = beat_addr(hw_addr, aw_size[aw_rp], w_beat);
     wire [AW-1:0]        wb_word = (wb_addr >> LB) << LB;
-    wire [LOG_PAGES+PW:0] wb_phys = phys(wb_addr);
+    wire [LOG_PAGES+PW:0] wb_phys = phys(wb_addr, dir[wb_addr[31:16]]);
     wire                 w_fire = wvalid && wready;
     wire [NB-1:0]        wb_allow = wb_phys[LOG_PAGES+PW] ? allow[wb_phys[LOG_PAGES+PW-1:0]] : {NB{1'b0}};
     wire [NB-1:0]        wb_bad = wstrb & ~wb_allow;
