@@ -16,6 +16,7 @@
 //       10 unexpected-response  B/R without a matching outstanding request
 //       11 unexpected-response  an R/B response other than the one the test injected
 //                               (r_inj/b_inj, from the fast memory)
+//       12 attributes           {AxLOCK, AxCACHE, AxPROT, AxQOS} differ from ATTR  (AXI4 only)
 //   channel 0 AW, 1 W, 2 B, 3 AR, 4 R. signal: index in the channel's payload list below.
 // W beats may come before their AW: they wait in a queue and are matched in order.
 module vta_tb_axi_check #(
@@ -23,7 +24,8 @@ module vta_tb_axi_check #(
     parameter integer DW   = 64,
     parameter integer IDW  = 1,
     parameter integer AW   = 32,
-    parameter integer QD   = 256
+    parameter integer QD   = 256,
+    parameter [11:0]  ATTR = 12'h180   // {lock, cache, prot, qos} rtl/README.md documents
 ) (
     input  wire            clk,
     input  wire            rst_n,
@@ -33,6 +35,7 @@ module vta_tb_axi_check #(
     input  wire [7:0]      awlen,
     input  wire [2:0]      awsize,
     input  wire [1:0]      awburst,
+    input  wire [11:0]     awattr,
     input  wire            awvalid,
     input  wire            awready,
     input  wire [DW-1:0]   wdata,
@@ -50,6 +53,7 @@ module vta_tb_axi_check #(
     input  wire [7:0]      arlen,
     input  wire [2:0]      arsize,
     input  wire [1:0]      arburst,
+    input  wire [11:0]     arattr,
     input  wire            arvalid,
     input  wire            arready,
     input  wire [IDW-1:0]  rid,
@@ -142,7 +146,7 @@ module vta_tb_axi_check #(
     reg [31:0]     lite_aw, lite_w, lite_b, lite_ar, lite_r;
 
     task automatic check_addr(input [2:0] c, input [AW-1:0] a, input [7:0] len, input [2:0] size,
-                              input [1:0] burst);
+                              input [1:0] burst, input [11:0] attr);
         reg [AW-1:0] start, last;
         begin
             start = (a >> size) << size;
@@ -150,6 +154,7 @@ module vta_tb_axi_check #(
             if (burst != 2'd1) flag(4'd5, c, 3'd4, {62'd0, burst}, 64'd0);
             if ((32'd1 << size) > NB) flag(4'd6, c, 3'd3, {61'd0, size}, 64'(NB));
             if ((start >> 12) != (last >> 12)) flag(4'd7, c, 3'd1, {{(64-AW){1'b0}}, a}, {53'd0, size, len});
+            if (attr != ATTR) flag(4'd12, c, 3'd5, {52'd0, attr}, {52'd0, ATTR});
         end
     endtask
 
@@ -215,7 +220,7 @@ module vta_tb_axi_check #(
             end else begin
                 // AW: address rules, then wait for its W beats
                 if (awvalid === 1'b1 && awready === 1'b1) begin
-                    check_addr(3'd0, awaddr, awlen, awsize, awburst);
+                    check_addr(3'd0, awaddr, awlen, awsize, awburst, awattr);
                     awq_beats[awq_wp] <= {1'b0, awlen} + 9'd1;
                     awq_id[awq_wp] <= awid;
                     awq_wp <= awq_wp + 1'b1;
@@ -258,7 +263,7 @@ module vta_tb_axi_check #(
                                          && b_owed[k] != 16'd0};
                 // AR: address rules, then outstanding per id
                 if (arvalid === 1'b1 && arready === 1'b1) begin
-                    check_addr(3'd3, araddr, arlen, arsize, arburst);
+                    check_addr(3'd3, araddr, arlen, arsize, arburst, arattr);
                     rq_beats[{arid, rq_wp[arid]}] <= {1'b0, arlen} + 9'd1;
                     rq_wp[arid] <= rq_wp[arid] + 1'b1;
                 end

@@ -68,6 +68,7 @@ module vta_tb_fast #(
     wire [7:0]     awlen, arlen;
     wire [2:0]     awsize, arsize;
     wire [1:0]     awburst, arburst, bresp, rresp;
+    wire [11:0]    awattr, arattr;
     wire           awvalid, awready, wlast, wvalid, wready, bvalid, bready;
     wire           arvalid, arready, rlast, rvalid, rready;
     wire [DW-1:0]  wdata, rdata;
@@ -101,6 +102,7 @@ module vta_tb_fast #(
         .m_axi_gmem_bid(bid), .m_axi_gmem_bresp(bresp), .m_axi_gmem_bvalid(bvalid),
         .m_axi_gmem_bready(bready), .m_axi_gmem_arid(arid), .m_axi_gmem_araddr(araddr),
         .m_axi_gmem_arlen(arlen), .m_axi_gmem_arsize(arsize), .m_axi_gmem_arburst(arburst),
+        .m_axi_gmem_arattr(arattr), .m_axi_gmem_awattr(awattr),
         .m_axi_gmem_arvalid(arvalid), .m_axi_gmem_arready(arready), .m_axi_gmem_rid(rid),
         .m_axi_gmem_rdata(rdata), .m_axi_gmem_rresp(rresp), .m_axi_gmem_rlast(rlast),
         .m_axi_gmem_rvalid(rvalid), .m_axi_gmem_rready(rready)
@@ -139,10 +141,10 @@ module vta_tb_fast #(
 
     vta_tb_axi_check #(.LITE(0), .DW(DW), .IDW(1), .AW(32), .QD(MEM_QD)) u_chk_mem (
         .clk(ap_clk), .rst_n(ap_rst_n), .cycle(u_tb.tb_cycle),
-        .awid(awid), .awaddr(awaddr), .awlen(awlen), .awsize(awsize), .awburst(awburst),
+        .awid(awid), .awaddr(awaddr), .awlen(awlen), .awsize(awsize), .awburst(awburst), .awattr(awattr),
         .awvalid(awvalid), .awready(awready), .wdata(wdata), .wstrb(wstrb), .wlast(wlast),
         .wvalid(wvalid), .wready(wready), .bid(bid), .bresp(bresp), .bvalid(bvalid), .bready(bready),
-        .b_inj(b_inj), .arid(arid), .araddr(araddr), .arlen(arlen), .arsize(arsize), .arburst(arburst),
+        .b_inj(b_inj), .arid(arid), .araddr(araddr), .arlen(arlen), .arsize(arsize), .arburst(arburst), .arattr(arattr),
         .arvalid(arvalid), .arready(arready), .rid(rid), .rdata(rdata), .rresp(rresp), .rlast(rlast),
         .rvalid(rvalid), .rready(rready), .r_inj(r_inj),
         .violation(), .rule(), .chan(), .sig(), .vcycle(), .value0(), .value1()
@@ -150,11 +152,11 @@ module vta_tb_fast #(
 
     vta_tb_axi_check #(.LITE(1), .DW(32), .IDW(1), .AW(16), .QD(4)) u_chk_lite (
         .clk(ap_clk), .rst_n(ap_rst_n), .cycle(u_tb.tb_cycle),
-        .awid(1'b0), .awaddr(c_awaddr), .awlen(8'd0), .awsize(3'd2), .awburst(2'd1),
+        .awid(1'b0), .awaddr(c_awaddr), .awlen(8'd0), .awsize(3'd2), .awburst(2'd1), .awattr(12'h180),
         .awvalid(c_awvalid), .awready(c_awready), .wdata(c_wdata), .wstrb(c_wstrb), .wlast(1'b1),
         .wvalid(c_wvalid), .wready(c_wready), .bid(1'b0), .bresp(c_bresp), .bvalid(c_bvalid),
         .bready(c_bready), .b_inj(c_bresp), .arid(1'b0), .araddr(c_araddr), .arlen(8'd0),
-        .arsize(3'd2), .arburst(2'd1), .arvalid(c_arvalid), .arready(c_arready), .rid(1'b0),
+        .arsize(3'd2), .arburst(2'd1), .arattr(12'h180), .arvalid(c_arvalid), .arready(c_arready), .rid(1'b0),
         .rdata(c_rdata), .rresp(c_rresp), .rlast(1'b1), .rvalid(c_rvalid), .rready(c_rready),
         .r_inj(c_rresp),
         .violation(), .rule(), .chan(), .sig(), .vcycle(), .value0(), .value1()

@@ -1,7 +1,8 @@
 `default_nettype none
 // Test-only top level for the pyuvm testbench (tb/uvm): vta_top with the fault
-// injector of tb/rtl/vta_axi_fault.v on both AXI ports. Ports are vta_top's (minus the
-// constant AxLOCK/AxCACHE/AxPROT/AxQOS outputs) plus tb_fault; tb_fault = 0 is a plain
+// injector of tb/rtl/vta_axi_fault.v on both AXI ports. Ports are vta_top's (with
+// AxLOCK/AxCACHE/AxPROT/AxQOS packed into m_axi_gmem_awattr/arattr for the protocol
+// checkers, which hold them to rtl/README.md's values) plus tb_fault; tb_fault = 0 is a plain
 // pass-through, so every test runs the real RTL through this one build.
 module vta_tb_top #(
     parameter integer LOG_INP_WIDTH     = 3,
@@ -42,6 +43,7 @@ module vta_tb_top #(
     output wire [7:0] m_axi_gmem_awlen,
     output wire [2:0] m_axi_gmem_awsize,
     output wire [1:0] m_axi_gmem_awburst,
+    output wire [11:0] m_axi_gmem_awattr,  // {AWLOCK, AWCACHE, AWPROT, AWQOS} (protocol checkers)
     output wire m_axi_gmem_awvalid,
     input  wire m_axi_gmem_awready,
     output wire [DW-1:0] m_axi_gmem_wdata,
@@ -58,6 +60,7 @@ module vta_tb_top #(
     output wire [7:0] m_axi_gmem_arlen,
     output wire [2:0] m_axi_gmem_arsize,
     output wire [1:0] m_axi_gmem_arburst,
+    output wire [11:0] m_axi_gmem_arattr,  // {ARLOCK, ARCACHE, ARPROT, ARQOS}
     output wire m_axi_gmem_arvalid,
     input  wire m_axi_gmem_arready,
     input  wire [0:0] m_axi_gmem_rid,
@@ -115,9 +118,11 @@ module vta_tb_top #(
     wire [1:0] ds_rresp;
     wire ds_rvalid;
     wire ds_rready;
-    wire [0:0] unused_lock_aw, unused_lock_ar;
-    wire [3:0] unused_cache_aw, unused_cache_ar, unused_qos_aw, unused_qos_ar;
-    wire [2:0] unused_prot_aw, unused_prot_ar;
+    wire [0:0] lock_aw, lock_ar;
+    wire [3:0] cache_aw, cache_ar, qos_aw, qos_ar;
+    wire [2:0] prot_aw, prot_ar;
+    assign m_axi_gmem_awattr = {lock_aw, cache_aw, prot_aw, qos_aw};
+    assign m_axi_gmem_arattr = {lock_ar, cache_ar, prot_ar, qos_ar};
 
     vta_top #(
         .LOG_INP_WIDTH(LOG_INP_WIDTH),
@@ -181,14 +186,14 @@ module vta_tb_top #(
         .m_axi_gmem_rlast(dm_rlast),
         .m_axi_gmem_rvalid(dm_rvalid),
         .m_axi_gmem_rready(dm_rready),
-        .m_axi_gmem_awlock(unused_lock_aw),
-        .m_axi_gmem_awcache(unused_cache_aw),
-        .m_axi_gmem_awprot(unused_prot_aw),
-        .m_axi_gmem_awqos(unused_qos_aw),
-        .m_axi_gmem_arlock(unused_lock_ar),
-        .m_axi_gmem_arcache(unused_cache_ar),
-        .m_axi_gmem_arprot(unused_prot_ar),
-        .m_axi_gmem_arqos(unused_qos_ar)
+        .m_axi_gmem_awlock(lock_aw),
+        .m_axi_gmem_awcache(cache_aw),
+        .m_axi_gmem_awprot(prot_aw),
+        .m_axi_gmem_awqos(qos_aw),
+        .m_axi_gmem_arlock(lock_ar),
+        .m_axi_gmem_arcache(cache_ar),
+        .m_axi_gmem_arprot(prot_ar),
+        .m_axi_gmem_arqos(qos_ar)
     );
 
     vta_axi_fault #(.ID_W(1), .ADDR_W(32), .DATA_W(DW), .LITE_AW(16)) u_fault (
@@ -364,7 +369,5 @@ module vta_tb_top #(
     );
     /* verilator lint_on PINCONNECTEMPTY */
 
-    wire unused_tb = &{1'b0, unused_lock_aw, unused_lock_ar, unused_cache_aw, unused_cache_ar,
-                       unused_qos_aw, unused_qos_ar, unused_prot_aw, unused_prot_ar};
 endmodule
 `default_nettype wire

@@ -1,9 +1,11 @@
-"""The mutation run end to end on a fixed sample (`make test`'s mutation check): four mutants
+"""The mutation run end to end on a fixed sample (`make test`'s mutation check): five mutants
 through `python -m tb.mutate --tests directed` on Icarus, the quicker simulator here (a
 mutant's builds take it a second, Verilator over a minute), then the equivalence check.
 
     vta_token:30:49:arithmetic:-   a token counter that decrements on push: the directed
                                    vectors must kill it
+    vta_top:148:33:constant:+1     ARQOS 1 instead of 0: the protocol checker's attributes
+                                   rule (fast mode, in the simulation) must kill it
     vta_gemm_alu:237:17:case-arm:3 the ALU's ADD arm dropped: killed by the ALU vectors
     vta_load:101:34:shift:>>       a part-select that turns negative: lints, but Icarus
                                    rejects it, so the mutant is invalid (not scored)
@@ -27,6 +29,7 @@ from tb.runner import ROOT
 
 SAMPLE = {
     "vta_token:30:49:arithmetic:-": "killed",
+    "vta_top:148:33:constant:+1": "killed",
     "vta_gemm_alu:237:17:case-arm:3": "killed",
     "vta_load:101:34:shift:>>": "invalid",
     "vta_rd_arb:54:23:constant:+1": "equivalent",
@@ -42,7 +45,7 @@ def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     wall = time.monotonic() - t0
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "[mutate] unmutated run passed" in proc.stdout and "[mutate] 4/4 " in proc.stdout, proc.stdout
+    assert "[mutate] unmutated run passed" in proc.stdout and "[mutate] 5/5 " in proc.stdout, proc.stdout
     data = json.loads((out / "report.json").read_text())
     got = {m["id"]: m for m in data["mutants"]}
     assert {k: got[k]["status"] for k in SAMPLE} == SAMPLE, \
@@ -53,12 +56,13 @@ def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
         if status == "killed":
             assert m["stage"] == "directed-icarus" and m["job"].startswith("vec-") and m["kind"], m
             assert 0 < m["seconds"] < 120 and m["repro"].startswith("VTA_RTL_DIR="), m
+    assert "[attributes]: arqos = 0x1" in got["vta_top:148:33:constant:+1"]["message"]
     assert "part select" in got["vta_load:101:34:shift:>>"]["message"], got["vta_load:101:34:shift:>>"]
     eq = got["vta_rd_arb:54:23:constant:+1"]["equivalence"]
     assert eq["status"] == "equivalent" and "Yosys proved vta_rd_arb" in eq["reason"], eq
     score = data["score"]
     assert (score["killed"], score["equivalent"], score["invalid"], score["scored"], score["score"]) == \
-        (2, 1, 1, 2, 1.0), score
+        (3, 1, 1, 3, 1.0), score
     assert data["by_module"]["vta_token"]["killed"] == 1 and data["by_operator"]["case-arm"]["killed"] == 1
     html = (out / "report.html").read_text()
     assert "Score 100.0 %" in html and "vta_rd_arb:54:23:constant:+1" in html

@@ -36,6 +36,7 @@ from tb.uvm.host import (
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.profiles import PROFILES
+from tb.uvm.protocol import attributes_text
 from tb.uvm.regs import CTRL, DONE, ERROR, PROGRESS
 from tb.uvm.scoreboard import Scoreboard
 from tb.uvm.simbuild import PERIOD_NS
@@ -53,8 +54,8 @@ ERR_RANGES = 4  # error-response ranges the memory holds (vta_tb_mem.v NERR)
 OP_READ, OP_WRITE, OP_POLL, OP_POSTED, OP_SYNC = 0, 1, 2, 3, 4
 CHANNELS = ("AW", "W", "B", "AR", "R")
 #: Payload signal names per channel, in the order of vta_tb_axi_check.v's signal codes.
-SIGNALS = {0: ("awid", "awaddr", "awlen", "awsize", "awburst"), 1: ("wdata", "wstrb", "wlast"),
-           2: ("bid", "bresp"), 3: ("arid", "araddr", "arlen", "arsize", "arburst"),
+SIGNALS = {0: ("awid", "awaddr", "awlen", "awsize", "awburst", "awattr"), 1: ("wdata", "wstrb", "wlast"),
+           2: ("bid", "bresp"), 3: ("arid", "araddr", "arlen", "arsize", "arburst", "arattr"),
            4: ("rid", "rdata", "rresp", "rlast")}
 
 
@@ -304,6 +305,7 @@ def protocol_message(port: str, chk: Any) -> str:
         10: lambda: ("unexpected-response", f"{ch}VALID with no outstanding request for it (id {v0})"),
         11: lambda: ("unexpected-response", f"{ch}RESP = {RESP_NAMES[v0]} where the test injected "
                                             f"{RESP_NAMES[v1]}"),
+        12: lambda: ("attributes", attributes_text(lo, v0)),
     }
     text = texts[rule]()
     return f"AXI protocol violation on {port} {ch} channel at cycle {cycle} [{text[0]}]: {text[1]}"

@@ -7,6 +7,7 @@ Checked on every clock edge out of reset, whoever drives the signal:
 * once valid is high and ready low, valid stays high and the payload stays stable
   until the handshake;
 * AXI4 only: INCR bursts, AxSIZE no wider than the bus, no burst crossing 4 KiB,
+  AxLOCK/AxCACHE/AxPROT/AxQOS the documented constants (:data:`ATTRIBUTES`),
   WLAST exactly on beat AWLEN of its burst (so beats == burst length), RLAST exactly
   on beat ARLEN;
 * responses (B, R) only while a matching request is outstanding (for B: address and
@@ -23,6 +24,19 @@ from typing import Callable
 from tb.uvm.sampler import ChannelSample, Port
 
 INCR = 1
+#: {AxLOCK, AxCACHE, AxPROT, AxQOS} of every burst (rtl/README.md, memory port): normal
+#: access, normal non-cacheable bufferable, data/secure/unprivileged, no QoS. The shell
+#: drives them constant; an interconnect routes and orders by them, so a change matters.
+ATTRIBUTES = 0b0_0011_000_0000
+ATTRIBUTE_FIELDS = (("lock", 11, 1), ("cache", 7, 4), ("prot", 4, 3), ("qos", 0, 4))
+
+
+def attributes_text(p: str, value: int) -> str:
+    """The fields of ``value`` (packed as ATTRIBUTES) that differ, against the documented ones."""
+    wrong = [f"{p}{name} = {value >> lsb & (1 << w) - 1:#x}, expected {ATTRIBUTES >> lsb & (1 << w) - 1:#x}"
+             for name, lsb, w in ATTRIBUTE_FIELDS
+             if (value ^ ATTRIBUTES) >> lsb & (1 << w) - 1]
+    return "; ".join(wrong) + " (rtl/README.md: the memory port's constant attributes)"
 
 
 class AxiProtocolChecker:
@@ -120,6 +134,9 @@ class AxiProtocolChecker:
         if size > self.port.data_bytes:
             self._violation(ch, "burst-size", f"{p}size gives {size} bytes per beat on a "
                             f"{self.port.data_bytes}-byte bus", cycle)
+        attr = s.int(f"{p}attr", ATTRIBUTES)
+        if attr != ATTRIBUTES:
+            self._violation(ch, "attributes", attributes_text(p, attr), cycle)
         start = addr - addr % size
         end = start + beats * size
         if start >> 12 != (end - 1) >> 12:

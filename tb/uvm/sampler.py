@@ -14,10 +14,10 @@ import cocotb
 from cocotb.triggers import RisingEdge
 
 AXI4_CHANNELS: dict[str, tuple[str, ...]] = {
-    "aw": ("awid", "awaddr", "awlen", "awsize", "awburst"),
+    "aw": ("awid", "awaddr", "awlen", "awsize", "awburst", "awattr"),
     "w": ("wdata", "wstrb", "wlast"),
     "b": ("bid", "bresp"),
-    "ar": ("arid", "araddr", "arlen", "arsize", "arburst"),
+    "ar": ("arid", "araddr", "arlen", "arsize", "arburst", "arattr"),
     "r": ("rid", "rdata", "rresp", "rlast"),
 }
 AXIL_CHANNELS: dict[str, tuple[str, ...]] = {
