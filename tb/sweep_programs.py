@@ -6,6 +6,8 @@ otherwise. Programs are written with models.progbuild.Program, which checks the 
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from models.config import VtaConfig
@@ -276,7 +278,8 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     (tb/uvm/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
     a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens.
     Behind the GEMM wait more one-micro-op ALUs than the command queue holds, so fetch is
-    blocked by a full queue while the GEMM runs."""
+    blocked by a full queue while the GEMM runs; a padded LOAD ends the program with only
+    FINISH left (waiting for its token)."""
     rng = np.random.default_rng(7)
     p = _prog(cfg)
     n_inp, n_wgt, n_acc = (min(elems, depth) for depth in (cfg.inp_depth, cfg.wgt_depth, cfg.acc_depth))
@@ -294,7 +297,14 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
               push_next=op == max(AluOp))
     out = p.alloc("out", n_acc)
     p.store(0, out, 1, n_acc, pop_prev=True, push_prev=True)
-    p.finish(pop_next=True)
+    # last, once the STORE is done (S2C, then C2L from a one-micro-op ALU), a LOAD of one
+    # element padded to (1 + 2 * pad)^2 while FINISH waits for it: the bus is idle, every
+    # queue empty and store idle, yet the program runs. It writes from INP[1]: the GEMM
+    # reads INP[0] only.
+    p.alu(AluOp.ADD, [(1, 0, 0)], imm=1, pop_next=True, push_prev=True)
+    pad = min(15, (math.isqrt(cfg.inp_depth - 1) - 1) // 2)
+    p.load("inp", 1, inp, 1, 1, pads=(pad, pad, pad, pad), pop_next=True, push_next=True)
+    p.finish(pop_prev=True)
     return _model_expect(p.build("status probe: one long instruction of each kind"))
 
 

@@ -264,12 +264,18 @@ class LaunchVseq(uvm_sequence):
         self.info = {"launch_cycles": first["cycles"], "launch_counters": counters}
 
 
+#: The status probe writes its ignored START at this sighting of the instruction executing
+#: (not the first: the padded LOAD's one data read is then over, the bus idle).
+START_AFTER = 3
+
+
 class StatusProbeVseq(uvm_sequence):
     """tb/sweep_programs.py's status_probe program, every status word probed over and over
     while it runs (tb/uvm/status_probe.py). Every long instruction must be seen held with
     the right opcode and sub-field; each cycle counter must be at least the number of probes
-    that saw its state; and a START written while compute executes the GEMM (with the bus
-    idle) must be ignored: CYCLES after DONE still counts from the first launch."""
+    that saw its state; and a START written while compute executes the GEMM, and while load
+    executes the padded LOAD that ends the program (the bus idle both times, every queue
+    empty the second), must be ignored: CYCLES after DONE still counts from the launch."""
 
     def __init__(self, name: str, env: Env, plan: Plan) -> None:
         super().__init__(name)
@@ -279,7 +285,9 @@ class StatusProbeVseq(uvm_sequence):
         self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
         self.seen: set[int] = set()
         self.tally = StatusTally()
-        self.second_start: int | None = None  # cycles after the launch
+        self.second_start: int | None = None  # cycles after the launch of the first START
+        self.started_during: set[int] = set()  # the instructions a START was written during
+        self.sightings: dict[int, int] = {}  # probes that saw each of them executing
 
     async def probe(self, ctx: JobContext, launched: int) -> bool:
         """One round over the modules and fetch; False after reporting a problem."""
@@ -296,9 +304,13 @@ class StatusProbeVseq(uvm_sequence):
             if BUSY.get(word) and first == last:
                 self.seen.add(first)
                 held = ctx.program[first]
-                if (self.second_start is None and EXECUTING.get(word) and held is not None
-                        and held["opcode"] == Opcode.GEMM):
-                    self.second_start = env.cycle - launched
+                if EXECUTING.get(word) and held is not None and first not in self.started_during \
+                        and (held["opcode"] == Opcode.GEMM or held.get("y_pad_0")):
+                    self.sightings[first] = self.sightings.get(first, 0) + 1
+                if self.sightings.get(first) == START_AFTER and first not in self.started_during:
+                    self.started_during.add(first)
+                    if self.second_start is None:
+                        self.second_start = env.cycle - launched
                     await LaunchSeq("ignored-start").start(env.host.seqr)
         self.tally.fetch(await read_reg(env, FETCH_STATUS))
         return True
@@ -328,8 +340,11 @@ class StatusProbeVseq(uvm_sequence):
                         f"held (seen: {sorted(self.seen)}): each runs a hundred cycles or more")
         for problem in self.tally.shortfalls(info["counters"]):
             self.report(f"after DONE: {problem}")
-        if self.second_start is None:
-            self.report("no status probe saw the GEMM executing, so the ignored START was not tried")
+        tried = {i for i, insn in enumerate(ctx.program) if insn is not None
+                 and (insn["opcode"] == Opcode.GEMM or insn.get("y_pad_0"))}
+        if self.second_start is None or self.started_during != tried:
+            self.report(f"a START was to be written while each of instructions {sorted(tried)} "
+                        f"executed, but only during {sorted(self.started_during)}")
         elif info["cycles"] <= info["done_cycles"] - self.second_start // 2:
             self.report(f"a START while the program ran (compute executing its GEMM, "
                         f"{self.second_start} cycles after the launch) restarted it: CYCLES reads "
@@ -374,7 +389,8 @@ class RegMapVseq(uvm_sequence):
         probe = StatusProbeVseq("status-probe", self.env, self.plan)
         await probe.start()
         self.info.update(status_probed=sorted(probe.seen), status_tally=probe.tally.seen,
-                         ignored_start_at=probe.second_start)
+                         ignored_start_at=probe.second_start,
+                         ignored_starts_during=sorted(probe.started_during))
 
 
 class ResetMidVseq(uvm_sequence):
