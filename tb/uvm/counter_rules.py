@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from models.isa import Opcode
 from models.predict import Prediction
+from models.timing import TimingEstimate
 
 #: Cycles of a module's instruction in no counter but BUSY: POP, the EXEC cycle that sees
 #: the engine idle, PUSH.
@@ -60,3 +61,16 @@ def violations(prediction: Prediction, counters: dict[str, int], cycles: int,
         out.append(f"STORE_EXEC reads {c['STORE_EXEC']}: too few cycles to write WR_BYTES "
                    f"{c['WR_BYTES']} at one {bus_bytes}-byte beat a cycle")
     return out
+
+
+def timing_mismatches(estimate: TimingEstimate, counters: dict[str, int], cycles: int) -> list[str]:
+    """CYCLES and every BUSY, STALL and EXEC counter against models/timing.py's estimate.
+
+    Only for programs whose timing the model gives exactly (memory profile none, no read
+    contention the model approximates): the launch flows' mixed and status-probe programs.
+    A design that keeps its results but loses throughput (a FIFO slot, a beat of credit, an
+    engine that emits every other cycle) shows here and nowhere else."""
+    want = {"CYCLES": estimate.cycles, **estimate.exec_cycles, **estimate.busy, **estimate.stall}
+    got = {"CYCLES": cycles, **counters}
+    return [f"{name} reads {got[name]}, models/timing.py gives {value}"
+            for name, value in want.items() if got[name] != value]

@@ -14,9 +14,11 @@ from pyuvm import uvm_sequence
 
 from models.config import VtaConfig, load_config
 from models.isa import Insn, MemType, Opcode
+from models.timing import estimate_vector
 from models.vector import Vector
 from tb.sweep_programs import mixed, status_probe
 from tb.uvm.context import JobContext
+from tb.uvm.counter_rules import timing_mismatches
 from tb.uvm.env import Env
 from tb.uvm.host import LaunchSeq, ReadRegsSeq, RegSeq
 from tb.uvm.jobs import Job, Plan
@@ -173,12 +175,22 @@ async def read_reg(env: Env, offset: int) -> int:
     return seq.values[offset][0]
 
 
+def check_timing(env: Env, vector: Vector, info: dict[str, Any]) -> None:
+    """CYCLES and the cycle counters of a launch flow's program (memory profile none: the
+    jobs are built so) against models/timing.py, which is exact for these programs."""
+    wrong = timing_mismatches(estimate_vector(vector), info["counters"], info["cycles"])
+    if wrong:
+        env.verdict.fail("counter", "the RTL's cycle counts differ from models/timing.py (exact "
+                         "for this program on memory profile none): " + "; ".join(wrong))
+
+
 class LaunchVseq(uvm_sequence):
     """Launch semantics of rtl/README.md on tb/sweep_programs.py's mixed program (profile none).
 
     CTRL reads RUNNING after START; a second START while the program runs is ignored (no
     restart: CYCLES keeps counting from the first); after DONE CYCLES stops, every
-    instruction was dispatched and completed; a relaunch without reset clears DONE and
+    instruction was dispatched and completed, in exactly the cycles models/timing.py gives
+    (CYCLES and every BUSY, STALL and EXEC counter); a relaunch without reset clears DONE and
     every counter and, on fresh DRAM, writes the same results with the same counts.
     """
 
@@ -236,6 +248,7 @@ class LaunchVseq(uvm_sequence):
         first = await self.launch(ctx, second_start=True)
         if first is None:
             return
+        check_timing(self.env, self.vector, first)
         await ClockCycles(self.env.dut.ap_clk, SETTLE)
         later = await read_reg(self.env, CYCLES)
         if later != first["cycles"]:
@@ -273,7 +286,7 @@ class StatusProbeVseq(uvm_sequence):
     """tb/sweep_programs.py's status_probe program, every status word probed over and over
     while it runs (tb/uvm/status_probe.py). Every long instruction must be seen held with
     the right opcode and sub-field; each cycle counter must be at least the number of probes
-    that saw its state; and a START written while compute executes the GEMM, and while load
+    that saw its state, and CYCLES and every cycle counter what models/timing.py gives; and a START written while compute executes the GEMM, and while load
     executes the padded LOAD that ends the program (the bus idle both times, every queue
     empty the second), must be ignored: CYCLES after DONE still counts from the launch."""
 
@@ -340,6 +353,7 @@ class StatusProbeVseq(uvm_sequence):
                         f"held (seen: {sorted(self.seen)}): each runs a hundred cycles or more")
         for problem in self.tally.shortfalls(info["counters"]):
             self.report(f"after DONE: {problem}")
+        check_timing(self.env, self.vector, info)
         tried = {i for i, insn in enumerate(ctx.program) if insn is not None
                  and (insn["opcode"] == Opcode.GEMM or insn.get("y_pad_0"))}
         if self.second_start is None or self.started_during != tried:
