@@ -278,8 +278,9 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     (tb/uvm/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
     a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens.
     Behind the GEMM wait more one-micro-op ALUs than the command queue holds, so fetch is
-    blocked by a full queue while the GEMM runs; a padded LOAD ends the program with only
-    FINISH left (waiting for its token)."""
+    blocked by a full queue while the GEMM runs, and behind the STORE more empty STOREs than
+    the store's queue holds; a padded LOAD ends the program with only FINISH left (waiting
+    for its token)."""
     rng = np.random.default_rng(7)
     p = _prog(cfg)
     n_inp, n_wgt, n_acc = (min(elems, depth) for depth in (cfg.inp_depth, cfg.wgt_depth, cfg.acc_depth))
@@ -296,8 +297,12 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
         p.alu(op, [(1, 0, 0)], (uops // 16, 16), imm=1 if op == AluOp.SHR else None,
               push_next=op == max(AluOp))
     out = p.alloc("out", n_acc)
-    p.store(0, out, 1, n_acc, pop_prev=True, push_prev=True)
-    # last, once the STORE is done (S2C, then C2L from a one-micro-op ALU), a LOAD of one
+    p.store(0, out, 1, n_acc, pop_prev=True)
+    # behind it, while it waits for its token, more STOREs of no rows than the store's
+    # command queue holds: fetch must stall on the full queue, not overrun it
+    for n in range(cfg.cmd_queue_depth + 2):
+        p.store(0, out, 0, 1, push_prev=n == cfg.cmd_queue_depth + 1)
+    # last, once the STOREs are done (S2C, then C2L from a one-micro-op ALU), a LOAD of one
     # element padded to (1 + 2 * pad)^2 while FINISH waits for it: the bus is idle, every
     # queue empty and store idle, yet the program runs. It writes from INP[1]: the GEMM
     # reads INP[0] only.

@@ -286,9 +286,10 @@ class StatusProbeVseq(uvm_sequence):
     """tb/sweep_programs.py's status_probe program, every status word probed over and over
     while it runs (tb/uvm/status_probe.py). Every long instruction must be seen held with
     the right opcode and sub-field; each cycle counter must be at least the number of probes
-    that saw its state, and CYCLES and every cycle counter what models/timing.py gives; and a START written while compute executes the GEMM, and while load
-    executes the padded LOAD that ends the program (the bus idle both times, every queue
-    empty the second), must be ignored: CYCLES after DONE still counts from the launch."""
+    that saw its state, and CYCLES and every cycle counter what models/timing.py gives; and
+    a START written while compute executes the GEMM, and while load executes the padded
+    LOAD that ends the program (the bus idle both times, every queue empty the second),
+    must be ignored: CYCLES after DONE still counts from the launch."""
 
     def __init__(self, name: str, env: Env, plan: Plan) -> None:
         super().__init__(name)
@@ -367,12 +368,16 @@ class StatusProbeVseq(uvm_sequence):
 
 def long_running(insn: Insn) -> bool:
     """An instruction of the status-probe program that runs long enough to be probed: a
-    LOAD or STORE of data, a GEMM or ALU of 64 micro-ops or more."""
+    GEMM or ALU of 64 micro-ops or more, a LOAD of data or a STORE of 64 elements or more
+    (a LOAD's pads included)."""
     if insn["opcode"] in (Opcode.GEMM, Opcode.ALU):
         return insn["iter_out"] * insn["iter_in"] * (insn["uop_end"] - insn["uop_bgn"]) >= 64
-    if insn["opcode"] == Opcode.LOAD:
-        return insn["memory_type"] != MemType.UOP
-    return insn["opcode"] == Opcode.STORE
+    if insn["opcode"] == Opcode.STORE:
+        return insn["y_size"] * insn["x_size"] >= 64
+    if insn["opcode"] == Opcode.LOAD and insn["memory_type"] != MemType.UOP:
+        rows = insn["y_pad_0"] + insn["y_size"] + insn["y_pad_1"]
+        return rows * (insn["x_pad_0"] + insn["x_size"] + insn["x_pad_1"]) >= 64
+    return False
 
 
 class RegMapVseq(uvm_sequence):
