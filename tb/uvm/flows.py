@@ -158,6 +158,15 @@ class RegMapSeq(RegSeq):
             await self.expect(addr, value, "unchanged by the writes to every other offset")
 
 
+class ResetValuesSeq(RegMapSeq):
+    """Every offset of SWEEP reads its reset value (a reset in mid-program must clear what
+    the launch's own clearing would otherwise hide until the next START)."""
+
+    async def sweep(self) -> None:
+        for addr in SWEEP:
+            await self.expect(addr, self.reset_value(addr), "right after a reset in mid-program")
+
+
 class UnmappedAfterRunSeq(RegMapSeq):
     """After a program ran (counters non-zero), every unmapped offset of SWEEP still reads 0:
     the RTL decodes no register the table does not have."""
@@ -416,7 +425,8 @@ class ResetMidVseq(uvm_sequence):
     """Run a program cleanly, rerun it and reset at half its run time, then rerun and check.
 
     The interrupted run leaves SRAM, queues and token counters in a random state; a
-    correct reset clears all of it, so the final run must match the model exactly.
+    correct reset clears all of it: right after it every register reads its reset value
+    (counters, tokens, queues, status words), and the final run must match the model.
     """
 
     def __init__(self, name: str, env: Env, job: Job, vector: Vector, plan: Plan) -> None:
@@ -437,6 +447,11 @@ class ResetMidVseq(uvm_sequence):
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
         await reset_dut(self.env.dut)
+        report = lambda msg: self.env.verdict.fail("register", msg)  # noqa: E731
+        await ResetValuesSeq("reset-values", load_config(self.plan.config), report).start(
+            self.env.host.seqr)
+        if self.env.verdict.failures:
+            return
         rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.plan)
         await rerun.start()
         self.info = {**rerun.info, "reset_after": half}
