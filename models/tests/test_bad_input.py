@@ -409,7 +409,8 @@ CASES: list[Case] = [
     Case(CONFIG, "--config nested 100000 deep", (*M, "config", "{tmp}/c.json"),
          r"c\.json: not valid JSON: nested too deeply", setup=write("c.json", DEEP)),
     Case(CONFIG, "--config a misspelt shipped name", (*M, "disasm", "{tmp}/b.bin", "--config", "smal"),
-         r"'smal': configuration file not found, and not a shipped configuration \(batch2, default, small\)",
+         r"'smal': configuration file not found, and not a shipped configuration "
+         r"\(batch2, default, small, upstream_chisel\)",
          setup=write("b.bin", bytes(16))),
     Case(CONFIG, "--config /dev/zero (would never end)", (*M, "config", "/dev/zero"),
          r"/dev/zero: not a regular file"),

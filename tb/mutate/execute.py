@@ -145,17 +145,21 @@ class Watcher:
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
-    """End a stage's whole process group (the runner, its simulators, their compilers)."""
-    for sig, wait in ((signal.SIGTERM, KILL_GRACE), (signal.SIGKILL, 30.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    """End a stage's whole process group (the runner, its simulators, their compilers):
+    SIGTERM, then SIGKILL to whatever is left, the leader's children too (a simulator that
+    outlived its runner would write into the build directory about to be deleted)."""
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=KILL_GRACE)
+    except ProcessLookupError:
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        return
+    proc.wait(timeout=30.0)
 
 
 def run_stage(stage: Stage, env: dict[str, str], work: Path, watcher: Watcher, limits: Limits,
