@@ -291,6 +291,7 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     p.load("wgt", 0, wgt, 1, n_wgt, push_next=True)
     p.load("acc", 0, acc, 1, n_acc, pop_prev=True)
     p.gemm([(0, 0, 0)], (uops // 16, 16))
+    p.gemm([(0, 0, 0)], (0, 16))  # no iterations over a non-empty micro-op range: no work
     for _ in range(cfg.cmd_queue_depth + 2):
         p.alu(AluOp.ADD, [(1, 0, 0)], imm=1)
     for op in AluOp:

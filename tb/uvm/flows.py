@@ -328,7 +328,7 @@ class StatusProbeVseq(uvm_sequence):
                 self.seen.add(first)
                 held = ctx.program[first]
                 if EXECUTING.get(word) and held is not None and first not in self.started_during \
-                        and (held["opcode"] == Opcode.GEMM or held.get("y_pad_0")):
+                        and start_during(held):
                     self.sightings[first] = self.sightings.get(first, 0) + 1
                 if self.sightings.get(first) == START_AFTER and first not in self.started_during:
                     self.started_during.add(first)
@@ -364,8 +364,7 @@ class StatusProbeVseq(uvm_sequence):
         for problem in self.tally.shortfalls(info["counters"]):
             self.report(f"after DONE: {problem}")
         check_timing(self.env, self.vector, info)
-        tried = {i for i, insn in enumerate(ctx.program) if insn is not None
-                 and (insn["opcode"] == Opcode.GEMM or insn.get("y_pad_0"))}
+        tried = {i for i, insn in enumerate(ctx.program) if insn is not None and start_during(insn)}
         if self.second_start is None or self.started_during != tried:
             self.report(f"a START was to be written while each of instructions {sorted(tried)} "
                         f"executed, but only during {sorted(self.started_during)}")
@@ -373,6 +372,12 @@ class StatusProbeVseq(uvm_sequence):
             self.report(f"a START while the program ran (compute executing its GEMM, "
                         f"{self.second_start} cycles after the launch) restarted it: CYCLES reads "
                         f"{info['cycles']} at DONE, seen {info['done_cycles']} cycles after the launch")
+
+
+def start_during(insn: Insn) -> bool:
+    """The status-probe instructions a START is written during: the long GEMM and the padded
+    LOAD that ends the program."""
+    return long_running(insn) and (insn["opcode"] == Opcode.GEMM or bool(insn.get("y_pad_0")))
 
 
 def long_running(insn: Insn) -> bool:
