@@ -309,8 +309,12 @@ class StatusProbeVseq(uvm_sequence):
         self.seen: set[int] = set()
         self.tally = StatusTally()
         self.second_start: int | None = None  # cycles after the launch of the first START
-        self.started_during: set[int] = set()  # the instructions a START was written during
-        self.sightings: dict[int, int] = {}  # probes that saw each of them executing
+        self.sightings: dict[int, int] = {}  # probes that saw each start_during one executing
+
+    @property
+    def started_during(self) -> set[int]:
+        """The instructions a START was written during."""
+        return {i for i, n in self.sightings.items() if n >= START_AFTER}
 
     async def probe(self, ctx: JobContext, launched: int) -> bool:
         """One round over the modules and fetch; False after reporting a problem."""
@@ -327,14 +331,12 @@ class StatusProbeVseq(uvm_sequence):
             if BUSY.get(word) and first == last:
                 self.seen.add(first)
                 held = ctx.program[first]
-                if EXECUTING.get(word) and held is not None and first not in self.started_during \
-                        and start_during(held):
+                if EXECUTING.get(word) and held is not None and start_during(held):
                     self.sightings[first] = self.sightings.get(first, 0) + 1
-                if self.sightings.get(first) == START_AFTER and first not in self.started_during:
-                    self.started_during.add(first)
-                    if self.second_start is None:
-                        self.second_start = env.cycle - launched
-                    await LaunchSeq("ignored-start").start(env.host.seqr)
+                    if self.sightings[first] == START_AFTER:
+                        if self.second_start is None:
+                            self.second_start = env.cycle - launched
+                        await LaunchSeq("ignored-start").start(env.host.seqr)
         self.tally.fetch(await read_reg(env, FETCH_STATUS))
         return True
 
