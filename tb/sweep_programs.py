@@ -344,3 +344,29 @@ def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
     p.store(0, out, 1, na, push_prev=True)
     p.finish(pop_next=True)
     return _model_expect(p.build(f"degenerate shapes, seed {seed}"))
+
+
+def tokens_held(cfg: VtaConfig) -> Vector:
+    """A window in which all four token counters hold a token at once: load pushes L2C and
+    store pushes S2C, compute pushes C2L and C2S, then each consumer is kept busy with one
+    long instruction (a LOAD and a STORE of a burst per row, a GEMM of a thousand
+    micro-ops) before the instruction that pops. The reset flow resets the DUT in that
+    window: every counter must read 0 after the reset, not only after the next launch."""
+    rng = np.random.default_rng(13)
+    p = _prog(cfg)
+    none = UopRange(0, 0)
+    tile = min(cfg.inp_depth, cfg.acc_depth, 256) // 2
+    out = p.alloc("out", tile)
+    p.gemm([(0, 0, 0)], (tile, 1), dst=(1, 0), reset=True, push_next=True)  # OUT rows to store
+    p.store(0, out, 0, 0, pop_prev=True, push_prev=True)                    # S2C held
+    p.store(0, out, tile, 1)                                                # store busy
+    p.load("inp", 0, 0, 0, 0, push_next=True)                               # L2C held
+    inp = p.alloc("inp", 2 * tile, _rand(rng, 2 * tile * cfg.inp_bytes))
+    p.load("inp", 0, inp, tile, 1, stride=2)                                # load busy
+    p.gemm(none, push_prev=True, push_next=True)                            # C2L, C2S held
+    p.gemm([(tile, 0, 0)], (1000, 1), reset=True)                           # compute busy
+    p.gemm(none, pop_prev=True, pop_next=True)
+    p.load("inp", 0, 0, 0, 0, pop_next=True)
+    p.store(0, out, 0, 0, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return _model_expect(p.build("all four token counters held at once"))

@@ -1,6 +1,6 @@
 """What the directed vectors put into DRAM, and in which layout.
 
-Every vector is written for one of three shipped configurations and draws its random
+Every vector is written for one of three shipped configurations (or `small` on a wider bus) and draws its random
 data from a generator seeded by its own name, so regenerating one vector never changes
 another and two runs give byte-identical files. The shape helpers name the element
 layouts of spec section 1 (an INP element is BATCH x BLOCK_IN lanes, ...); :func:`tiles`
@@ -20,6 +20,9 @@ from vectors.reference import I32_MAX, I32_MIN
 SMALL = load_config("small")
 DEFAULT = load_config("default")
 BATCH2 = load_config("batch2")
+#: `small` on a 128-bit bus: its 4-byte INP, UOP, ACC_8BIT and OUT elements sit at every
+#: offset of a 16-byte beat, which no shipped configuration (all 64-bit) shows.
+SMALL_WIDE_BUS = VtaConfig.from_dict({**SMALL.overrides(), "LOG_BUS_WIDTH": 7}, "small, 128-bit bus")
 
 
 def rng_for(name: str) -> np.random.Generator:

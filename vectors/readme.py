@@ -6,8 +6,20 @@ disk; the introduction explains how the expectations are computed.
 """
 from __future__ import annotations
 
-from models.spec import shipped_name
+from models.config import load_config
+from models.spec import SHIPPED_CONFIGS, shipped_name
 from models.vector import Vector
+
+def config_label(vector: Vector) -> str:
+    """A shipped configuration's name, else the nearest one's and the keys that differ."""
+    name = shipped_name(vector.config)
+    if name:
+        return name
+    own = vector.config.values
+    diffs = {n: {k: v for k, v in own.items() if load_config(n)[k] != v} for n in SHIPPED_CONFIGS}
+    near = min(diffs, key=lambda n: len(diffs[n]))
+    return ", ".join([near, *(f"{k}={v}" for k, v in sorted(diffs[near].items()))])
+
 
 README_HEAD = """# Directed test vectors
 
@@ -57,6 +69,6 @@ SRAM entry it did not write first; the checker's `uninitialized-read` rule enfor
 
 def readme(vectors: list[tuple[str, Vector]]) -> str:
     """The README: fixed introduction plus one table row per vector from its manifest."""
-    rows = [f"| `{name}` | {shipped_name(v.config)} | {v.insn_count} | {v.description} |"
+    rows = [f"| `{name}` | {config_label(v)} | {v.insn_count} | {v.description} |"
             for name, v in vectors]
     return README_HEAD + "\n".join(rows) + "\n"

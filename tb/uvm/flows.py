@@ -16,7 +16,7 @@ from models.config import VtaConfig, load_config
 from models.isa import Insn, MemType, Opcode
 from models.timing import estimate_vector
 from models.vector import Vector
-from tb.sweep_programs import mixed, status_probe
+from tb.sweep_programs import mixed, status_probe, tokens_held
 from tb.uvm.context import JobContext
 from tb.uvm.counter_rules import timing_mismatches
 from tb.uvm.env import Env
@@ -34,6 +34,8 @@ from tb.uvm.regs import (
     REGISTERS,
     RUNNING,
     STATUS,
+    TOKEN_QUEUES,
+    TOKENS,
     Register,
 )
 from tb.uvm.status_probe import BUSY, EXECUTING, StatusTally, status_problem
@@ -52,6 +54,9 @@ STROBES = ((0, 1), (1, 1), (2, 1), (3, 1), (2, 2))
 #: Register-map mismatches reported before the sweep gives up (one broken decoder would
 #: otherwise report every offset).
 REPORT_LIMIT = 8
+#: TOKENS reads the reset flow makes while tokens_held runs (each a few cycles; the window of
+#: all four counters held lasts over a thousand cycles).
+TOKEN_POLLS = 400
 #: Seed of tb/sweep_programs.py's mixed program that the launch flow runs.
 LAUNCH_PROGRAM_SEED = 2
 #: Cycles between the launch and the START that must be ignored: long enough that a
@@ -453,12 +458,37 @@ class ResetMidVseq(uvm_sequence):
         await interrupted.start_job(interrupted.prepare())
         await interrupted.program_and_launch()
         await ClockCycles(self.env.dut.ap_clk, half)
-        await reset_dut(self.env.dut)
-        report = lambda msg: self.env.verdict.fail("register", msg)  # noqa: E731
-        await ResetValuesSeq("reset-values", load_config(self.plan.config), report).start(
-            self.env.host.seqr)
+        await self.reset_and_check()
+        if self.env.verdict.failures:
+            return
+        await self.reset_holding_tokens()
         if self.env.verdict.failures:
             return
         rerun = RunProgramVseq("rerun", self.env, self.job, self.vector, self.plan)
         await rerun.start()
         self.info = {**rerun.info, "reset_after": half}
+
+    async def reset_and_check(self) -> None:
+        """Reset, then every register must read its reset value."""
+        await reset_dut(self.env.dut)
+        report = lambda msg: self.env.verdict.fail("register", msg)  # noqa: E731
+        await ResetValuesSeq("reset-values", load_config(self.plan.config), report).start(
+            self.env.host.seqr)
+
+    async def reset_holding_tokens(self) -> None:
+        """tb/sweep_programs.py's tokens_held program, reset once TOKENS shows a token in all
+        four counters (a random program rarely holds them all at the moment of its reset)."""
+        vector = tokens_held(load_config(self.plan.config))
+        held = RunProgramVseq("tokens-held", self.env, Job("tokens-held", seed=1, profile=self.job.profile),
+                              vector, self.plan)
+        await held.start_job(held.prepare())
+        await held.program_and_launch()
+        seen = 0
+        for _ in range(TOKEN_POLLS):
+            seen = await read_reg(self.env, TOKENS)
+            if all(seen >> 8 * n & 0xFF for n in range(len(TOKEN_QUEUES))):
+                await self.reset_and_check()
+                return
+        counts = ", ".join(f"{q} {seen >> 8 * n & 0xFF}" for n, q in enumerate(TOKEN_QUEUES))
+        self.env.verdict.fail("register", f"the tokens_held program never showed a token in all four "
+                              f"counters in {TOKEN_POLLS} reads of TOKENS (last: {counts})")

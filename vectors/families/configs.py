@@ -1,21 +1,29 @@
-"""What only a larger configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops.
+"""What only another configuration shows: BLOCK 16 padding, BATCH=2 lanes and loops, and
+elements narrower than half the bus.
 
 Vectors that merely rerun another family's program on the default or batch2
 configuration (default_layer, batch2_pipeline_tokens, ...) stay in that family; these
 three exist for one larger configuration only: the 1024-element tile of maximal pads at
 BLOCK 16 (the padded-load builder of vectors.families.load_store), ACC_8BIT and ALU on
-two batch rows, and GEMM loops whose INP elements hold two batch rows.
+two batch rows, and GEMM loops whose INP elements hold two batch rows. The `wide_bus_`
+vectors rerun the strided 2-D loads of UOP, INP and ACC_8BIT on `small` with a 128-bit bus:
+each row of 4-byte elements starts at another offset of the 16-byte beat, and on a 64-bit
+bus (every shipped configuration) a row's offset moved by twice its stride lands where it
+should, so an unpacker that steps the wrong way passes there.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
 
+from models.config import VtaConfig
 from models.isa import AluOp
 from models.vector import Vector
-from vectors.data import BATCH2, DEFAULT, acc_shape, i8, i32, random_inp_wgt, rng_for
-from vectors.families.load_store import padded_load
+from vectors.data import BATCH2, DEFAULT, SMALL_WIDE_BUS, acc_shape, i8, i32, random_inp_wgt, rng_for
+from vectors.families.gemm import gemm_padded_inp_wgt, load_uop_2d
+from vectors.families.load_store import load_acc8_negative, padded_load
 from vectors.programs import Builder, Program, as_bytes, emit_expose
 from vectors.reference import Uop, byte_planes, gemm_ref, loop_nest, shr_ref, wrap32
 
@@ -70,6 +78,13 @@ def batch2_gemm_loops(name: str) -> Vector:
         block. Expected by explicit loops with numpy block products; exposed byte by byte.""")
 
 
+def on_wide_bus(build: Callable[[str, VtaConfig], Vector], name: str) -> Vector:
+    """A `small` vector's program on SMALL_WIDE_BUS (its data seeded by the new name)."""
+    vec = build(name, SMALL_WIDE_BUS)
+    vec.description = "On a 128-bit bus (small, LOG_BUS_WIDTH 7): " + vec.description
+    return vec
+
+
 VECTORS: list[tuple[str, Builder]] = [
     ("default_pads_all15", partial(
         padded_load, cfg=DEFAULT, rows=2, x=2, stride=2, pads=(15, 15, 15, 15), fill=77, at=0,
@@ -79,4 +94,7 @@ VECTORS: list[tuple[str, Builder]] = [
         15..16 and the 32 untouched elements after the tile.""")),
     ("batch2_alu_acc8", batch2_alu_acc8),
     ("batch2_gemm_loops", batch2_gemm_loops),
+    ("wide_bus_load_uop_2d", partial(on_wide_bus, load_uop_2d)),
+    ("wide_bus_gemm_padded_inp_wgt", partial(on_wide_bus, gemm_padded_inp_wgt)),
+    ("wide_bus_load_acc8_negative", partial(on_wide_bus, load_acc8_negative)),
 ]

@@ -145,8 +145,8 @@ def gemm_acc_wrap(name: str) -> Vector:
         wrapped modulo 2^32 by hand; exposed byte by byte.""")
 
 
-def gemm_padded_inp_wgt(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+def gemm_padded_inp_wgt(name: str, cfg: VtaConfig = SMALL) -> Vector:
+    rng = rng_for(name)
     p = Program(cfg)
     # INP: DRAM rows of 3 elements, 2 of them loaded, padded (1, 2, 2, 1) -> X=5, Y=5.
     # WGT: 1 row of 2 elements padded (0, 1, 3, 0) -> X=5, Y=2.
@@ -187,8 +187,8 @@ def gemm_padded_inp_wgt(name: str) -> Vector:
         byte.""")
 
 
-def load_uop_2d(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+def load_uop_2d(name: str, cfg: VtaConfig = SMALL) -> Vector:
+    rng = rng_for(name)
     p = Program(cfg)
     inp = i8(rng, *inp_shape(cfg, 8))
     wgt = i8(rng, *wgt_shape(cfg, 8))

@@ -75,8 +75,8 @@ def store_truncation(name: str) -> Vector:
         the lane (0x1FF -> 0xFF, -129 -> 0x7F, 2^31-1 -> 0xFF, -2^31 -> 0x00).""")
 
 
-def load_acc8_negative(name: str) -> Vector:
-    cfg, rng = SMALL, rng_for(name)
+def load_acc8_negative(name: str, cfg: VtaConfig = SMALL) -> Vector:
+    rng = rng_for(name)
     p = Program(cfg)
     # 8-bit accumulator initialisers in DRAM: 2 rows of 5 elements, of which 3 are loaded.
     rows, row_len, x = 2, 5, 3
