@@ -27,6 +27,14 @@
 //                           more than TOKEN_WAIT cycles, without pushing it (count, cycles)
 //   rule 9 acc-port-conflict the accumulator/OUT write port was written by compute's LOAD
 //                           engine and its GEMM/ALU stage in the same cycle (one write lost)
+//   rule 10 fetch-credit    fetch's credit gate (vta_fetch): a burst is requested exactly when
+//                           its beat buffer can hold FETCH_BURST more beats besides those
+//                           buffered, in flight and presented. which 0: beats left to
+//                           request, the AR register free and that room, yet no request in
+//                           the next cycle (beats buffered + in flight + presented, beats
+//                           left); which 1: more beats buffered and in flight than the
+//                           buffer holds (beats, FETCH_BEATS). The checker counts the beats
+//                           itself from the program's size and fetch's grants and R beats.
 // It also keeps figures of the contention it saw (the longest wait and the most grants to
 // others of each read client, the most read bursts in flight, write bursts ahead of W and
 // awaiting B), so the tests can show each bound was reached and never exceeded, and the
@@ -41,7 +49,10 @@ module vta_tb_live_check #(
     parameter integer WR_OUTST    = 255,  // vta_store's response count saturates below 256
     parameter integer TOKEN_DEPTH = 8,
     parameter integer QUEUE_WAIT  = 0,    // vta_phase takes the head in its first idle cycle
-    parameter integer TOKEN_WAIT  = 0     // ... and pops/pushes as soon as the counter allows
+    parameter integer TOKEN_WAIT  = 0,    // ... and pops/pushes as soon as the counter allows
+    parameter integer LOG_B       = 3,    // log2 of the bus width in bytes
+    parameter integer FETCH_BURST = 16,   // vta_fetch's burst (beats) and beat buffer
+    parameter integer FETCH_BEATS = 32
 ) (
     input  wire           clk,
     input  wire           rst_n,
@@ -72,6 +83,13 @@ module vta_tb_live_check #(
     input  wire [3:0]     tok_push,
     input  wire [3:0]     tok_pop,
     input  wire [31:0]    tok_count,
+    // fetch: the program's place and size, its AR length (arb_req/arb_gnt bit 0 are its
+    // request and grant), its R beats and the beats its buffer holds (FETCH_STATUS[15:8])
+    input  wire [LOG_B-1:0] insn_off,    // INSN_ADDR's offset in its bus beat
+    input  wire [27:0]    insn_count,      // INSN_COUNT (16-byte instructions)
+    input  wire [7:0]     f_arlen,
+    input  wire           f_rbeat,
+    input  wire [7:0]     f_buffered,
     // compute's accumulator/OUT write port
     input  wire           acc_load_we,
     input  wire           acc_pipe_we,
@@ -110,6 +128,18 @@ module vta_tb_live_check #(
     reg [31:0] pop_wait [0:3];
     reg [31:0] push_wait [0:3];
     reg [3:0]  owe_pop, owe_push;         // per token: the consumer's/producer's instruction names it
+    reg [31:0] f_left;                    // fetch beats not yet granted (0 before the first launch)
+    reg [31:0] f_flight;                  // fetch beats granted, not yet received
+    reg        f_due;                     // fetch had credit, beats left and a free AR register
+    reg [31:0] f_due_used;                // ... with these beats buffered + in flight + presented
+    localparam [32:0] BM1 = (33'd1 << LOG_B) - 33'd1;
+    localparam [31:0] FB32 = FETCH_BURST, FBEATS32 = FETCH_BEATS;
+    // beats covering the program: its bytes from the first beat boundary, rounded up
+    wire [32:0] f_span  = {1'b0, insn_count, 4'b0000} + {{(33-LOG_B){1'b0}}, insn_off} + BM1;
+    wire [31:0] f_total = {{(LOG_B-1){1'b0}}, f_span[32:LOG_B]};
+    wire [31:0] f_pend  = arb_req[0] ? {24'd0, f_arlen} + 32'd1 : 32'd0;
+    wire [31:0] f_used  = {24'd0, f_buffered} + f_flight + f_pend;
+    wire unused_span = &{1'b0, f_span[LOG_B-1:0]};
 
     // hit/h_*, n, nw, no, found, first are this cycle's scratch values: blocking assignments
     /* verilator lint_off BLKSEQ */
@@ -137,6 +167,7 @@ module vta_tb_live_check #(
             for (m = 0; m < 3; m = m + 1) q_wait[m] <= 32'd0;
             for (t = 0; t < 4; t = t + 1) begin pop_wait[t] <= 32'd0; push_wait[t] <= 32'd0; end
             owe_pop <= 4'd0; owe_push <= 4'd0;
+            f_left <= launch ? f_total : 32'd0; f_flight <= 32'd0; f_due <= 1'b0; f_due_used <= 32'd0;
             others_max <= {NC*8{1'b0}}; wait_max <= {NC*32{1'b0}};
             rd_max <= 32'd0; wr_ahead_max <= 32'd0; wr_out_max <= 32'd0;
             r_held_n <= 32'd0; r_held_max <= 32'd0;
@@ -216,6 +247,14 @@ module vta_tb_live_check #(
                 else if (tok_push[t])
                     owe_push[t] <= 1'b0;
             end
+            // ---- fetch requests a burst exactly when its beat buffer has room for it ----
+            if (f_due && !arb_req[0]) flag(4'd10, 3'd0, f_due_used, f_left);
+            n = f_flight + ((arb_req[0] && arb_gnt[0]) ? f_pend : 32'd0) - {31'd0, f_rbeat};
+            if ({24'd0, f_buffered} + n > FBEATS32) flag(4'd10, 3'd1, {24'd0, f_buffered} + n, FBEATS32);
+            f_flight <= n;
+            f_due <= (f_left > f_pend) && (!arb_req[0] || arb_gnt[0]) && (f_used + FB32 <= FBEATS32);
+            f_due_used <= f_used;
+            if (arb_req[0] && arb_gnt[0]) f_left <= (f_left > f_pend) ? f_left - f_pend : 32'd0;
             // ---- the accumulator/OUT write port has one writer at a time ----
             if (acc_load_we && acc_pipe_we) flag(4'd9, 3'd1, 32'd1, 32'd1);
             if (hit && !violation) begin

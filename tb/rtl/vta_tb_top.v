@@ -331,7 +331,8 @@ module vta_tb_top #(
     // modules against their queues and tokens, compute's shared accumulator write port.
     // Bounds: rtl/README.md, "Arbitration and liveness bounds". Read through u_live.*.
     vta_tb_live_check #(.NC(3), .RD_OUTST(8), .WR_AHEAD(8), .WR_OUTST(255),
-                        .TOKEN_DEPTH(TOKEN_QUEUE_DEPTH)) u_live (
+                        .TOKEN_DEPTH(TOKEN_QUEUE_DEPTH), .LOG_B(LOG_BUS_WIDTH - 3),
+                        .FETCH_BURST(16), .FETCH_BEATS(32)) u_live (
         .clk(ap_clk), .rst_n(ap_rst_n), .launch(u_vta.launch), .cycle(tb_cycle),
         .arb_req(u_vta.c_arvalid), .arb_gnt(u_vta.c_arready),
         .arb_arvalid(dm_arvalid), .arb_arready(dm_arready),
@@ -352,6 +353,8 @@ module vta_tb_top #(
         .tok_push({u_vta.s2c_push, u_vta.c2s_push, u_vta.c2l_push, u_vta.l2c_push}),
         .tok_pop({u_vta.s2c_pop, u_vta.c2s_pop, u_vta.c2l_pop, u_vta.l2c_pop}),
         .tok_count({u_vta.s2c_count, u_vta.c2s_count, u_vta.c2l_count, u_vta.l2c_count}),
+        .insn_off(u_vta.insn_addr[LOG_BUS_WIDTH-4:0]), .insn_count(u_vta.insn_count[27:0]), .f_arlen(u_vta.c_arlen[7:0]),
+        .f_rbeat(u_vta.c_rvalid[0] & u_vta.c_rready[0]), .f_buffered(u_vta.f_status[15:8]),
         .acc_load_we(u_vta.u_compute.ld_acc_we), .acc_pipe_we(u_vta.u_compute.wb_valid),
         .violation(), .rule(), .which(), .vcycle(), .value0(), .value1(),
         .others_max(), .wait_max(), .rd_max(), .wr_ahead_max(), .wr_out_max(),

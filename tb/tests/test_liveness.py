@@ -33,7 +33,8 @@ STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_live_check_tb.v"
 WHICH = {"ar-unfair": 2, "ar-withheld": 1, "queue-stuck": 2, "token-not-popped": 3,
          "token-not-pushed": 1, "acc-port-conflict": 1}
 SCENARIOS = {"clean": ("0", "x", "x"),
-             **{name: ("1", str(rule), str(WHICH.get(name, 0))) for rule, name in LIVE_RULES.items()}}
+             **{name: ("1", str(rule), str(WHICH.get(name, 0))) for rule, name in LIVE_RULES.items()},
+             "fetch-overcommit": ("1", "10", "1")}
 #: the clean stimulus's figures: client 2 saw 2 grants to others over a 3-cycle wait; 2 read
 #: bursts in flight, 2 writes ahead of W, 3 awaiting B (each the stimulus's limit)
 CLEAN_FIGURES = ("2", "3", "2", "2", "3")

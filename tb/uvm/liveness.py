@@ -17,9 +17,11 @@ from tb.uvm.ordering import MODULE_NAMES, TOKEN_QUEUES
 
 LIVE_RULES = {1: "ar-unfair", 2: "ar-withheld", 3: "rd-outstanding", 4: "wr-ahead",
               5: "wr-outstanding", 6: "queue-stuck", 7: "token-not-popped",
-              8: "token-not-pushed", 9: "acc-port-conflict"}
+              8: "token-not-pushed", 9: "acc-port-conflict", 10: "fetch-credit"}
 #: vta_rd_arb's clients, in its request order, and its table of bursts (rtl/vta_top.v).
 READ_CLIENTS, READ_TABLE = ("fetch", "load", "compute"), 8
+#: vta_fetch's burst and beat buffer, in beats.
+FETCH_BURST, FETCH_BEATS = 16, 32
 
 
 def _int(handle: Any) -> int:
@@ -54,6 +56,11 @@ def live_findings(live: Any) -> list[tuple[int, str, str]]:
            f"in its push phase, owed that token and did not push it",
         9: "compute's accumulator/OUT write port was written by its LOAD engine and its GEMM/ALU "
            "stage in the same cycle: one write is lost",
+        10: (f"fetch requested no burst although {v1} beats of the program were left, its AR "
+             f"register was free and its {FETCH_BEATS}-beat buffer had room for {FETCH_BURST} "
+             f"beats besides the {v0} buffered, in flight and presented") if which == 0 else
+            (f"fetch had {v0} beats buffered and in flight; its buffer holds {v1}, so a burst "
+             f"was requested without room for it (fetch would hold the shared R channel)"),
     }[rule]
     return [(cycle, "liveness", f"liveness violation at cycle {cycle} [{LIVE_RULES[rule]}]: {text}")]
 

@@ -1,7 +1,8 @@
 `default_nettype none
 `timescale 1ns / 1ps
 // Test-only stimulus for the liveness checker (tb/rtl/vta_tb_live_check.v) on its own, with
-// small limits (2 read bursts, 2 writes ahead of W, 3 awaiting B, token depth 2): one
+// small limits (2 read bursts, 2 writes ahead of W, 3 awaiting B, token depth 2, fetch bursts
+// of 2 beats into a 4-beat buffer on an 8-byte bus): one
 // scenario per rule plus a clean one that reaches every bound without breaking it, each
 // after a reset; prints "SCENARIO <name> <violation> <rule> <which>" and, for the clean
 // one, "FIGURES <most grants to others> <longest wait> <reads> <ahead> <awaiting B>" for
@@ -19,6 +20,8 @@ module vta_tb_live_check_tb;
     reg  [3:0]  tok_push = 4'd0, tok_pop = 4'd0;
     reg  [31:0] tok_count = 32'd0;
     reg         acc_load_we = 1'b0, acc_pipe_we = 1'b0;
+    reg         launch = 1'b0, f_rbeat = 1'b0;
+    reg  [7:0]  f_arlen = 8'd0;
     wire        violation;
     wire [3:0]  rule;
     wire [2:0]  which;
@@ -29,14 +32,16 @@ module vta_tb_live_check_tb;
     always #5 clk = ~clk;
     always @(posedge clk) cycle <= cycle + 64'd1;
 
-    vta_tb_live_check #(.NC(3), .RD_OUTST(2), .WR_AHEAD(2), .WR_OUTST(3), .TOKEN_DEPTH(2)) u (
-        .clk(clk), .rst_n(rst_n), .launch(1'b0), .cycle(cycle),
+    vta_tb_live_check #(.NC(3), .RD_OUTST(2), .WR_AHEAD(2), .WR_OUTST(3), .TOKEN_DEPTH(2),
+                        .LOG_B(3), .FETCH_BURST(2), .FETCH_BEATS(4)) u (
+        .clk(clk), .rst_n(rst_n), .launch(launch), .cycle(cycle),
         .arb_req(req), .arb_gnt(gnt), .arb_arvalid(arvalid), .arb_arready(arready),
         .arb_rlast(arb_rlast), .aw_fire(aw_fire), .wlast_fire(wlast_fire), .b_fire(b_fire),
         .ar_fire(ar_fire), .rlast_fire(rlast_fire), .r_held(1'b0), .q_count(q_count), .q_pop(q_pop),
         .q_pop_prev(pop_prev), .q_pop_next(pop_next), .q_push_prev(push_prev),
         .q_push_next(push_next), .phase(phase), .tok_push(tok_push), .tok_pop(tok_pop),
-        .tok_count(tok_count), .acc_load_we(acc_load_we), .acc_pipe_we(acc_pipe_we),
+        .tok_count(tok_count), .insn_off(3'd0), .insn_count(28'd2), .f_arlen(f_arlen),
+        .f_rbeat(f_rbeat), .f_buffered(8'd0), .acc_load_we(acc_load_we), .acc_pipe_we(acc_pipe_we),
         .violation(violation), .rule(rule), .which(which), .vcycle(), .value0(), .value1(),
         .others_max(others_max), .wait_max(wait_max), .rd_max(rd_max),
         .wr_ahead_max(wr_ahead_max), .wr_out_max(wr_out_max), .r_held_max()
@@ -47,7 +52,7 @@ module vta_tb_live_check_tb;
             @(negedge clk) rst_n = 1'b0;
             {req, gnt, arvalid, arready, arb_rlast, aw_fire, wlast_fire, b_fire, ar_fire, rlast_fire} = 0;
             {q_count, q_pop, pop_prev, pop_next, push_prev, push_next, phase} = 0;
-            {tok_push, tok_pop, tok_count, acc_load_we, acc_pipe_we} = 0;
+            {tok_push, tok_pop, tok_count, acc_load_we, acc_pipe_we, launch, f_rbeat, f_arlen} = 0;
             @(negedge clk) rst_n = 1'b1;
         end
     endtask
@@ -56,7 +61,7 @@ module vta_tb_live_check_tb;
         begin
             {req, gnt, arvalid, arready, arb_rlast, aw_fire, wlast_fire, b_fire, ar_fire, rlast_fire} = 0;
             {q_pop, pop_prev, pop_next, push_prev, push_next, tok_push, tok_pop} = 0;
-            {acc_load_we, acc_pipe_we} = 0;
+            {acc_load_we, acc_pipe_we, launch, f_rbeat, f_arlen} = 0;
         end
     endtask
 
@@ -69,11 +74,20 @@ module vta_tb_live_check_tb;
     endtask
 
     initial begin
-        // clean: all three clients request; client 2 waits through two grants (0, then 1,
+        // clean: a launch of two instructions (4 beats); fetch requests a 2-beat burst as soon
+        // as the buffer has room, a second one in the next cycle (4 beats committed: no
+        // third), then its beats arrive; then client 2 waits through two grants (0, then 1,
         // the round robin's bound) and gets the third; the table fills to its limit and
         // drains; two read bursts, two writes ahead of W, three awaiting B; compute takes
         // its queue's head at once, pops its L2C token, load pushes one
         restart;
+        @(negedge clk) launch = 1'b1;
+        @(negedge clk) launch = 1'b0;
+        @(negedge clk) begin req = 3'b001; gnt = 3'b001; f_arlen = 8'd1; end
+        @(negedge clk) begin req = 3'b001; gnt = 3'b001; f_arlen = 8'd1; end
+        @(negedge clk) begin req = 3'b000; gnt = 3'b000; f_arlen = 8'd0; f_rbeat = 1'b1; end
+        repeat (3) @(negedge clk) f_rbeat = 1'b1;
+        @(negedge clk) f_rbeat = 1'b0;
         @(negedge clk) begin req = 3'b111; gnt = 3'b001; end
         @(negedge clk) begin req = 3'b110; gnt = 3'b010; arvalid = 1'b1; arready = 1'b1; end
         @(negedge clk) begin req = 3'b100; gnt = 3'b000; arb_rlast = 1'b1; end
@@ -145,6 +159,16 @@ module vta_tb_live_check_tb;
         restart;
         @(negedge clk) begin acc_load_we = 1'b1; acc_pipe_we = 1'b1; end
         report("acc-port-conflict");
+        // fetch-credit: after a launch the buffer is empty and beats are left, fetch requests nothing
+        restart;
+        @(negedge clk) launch = 1'b1;
+        @(negedge clk) launch = 1'b0;
+        @(negedge clk);
+        report("fetch-credit");
+        // fetch-overcommit: a 5-beat burst granted to fetch, whose buffer holds 4
+        restart;
+        @(negedge clk) begin req = 3'b001; gnt = 3'b001; f_arlen = 8'd4; end
+        report("fetch-overcommit");
         $finish;
     end
 endmodule
