@@ -35,7 +35,7 @@ from models.genlib.layout import element_bytes, place, relocate
 from models.genlib.plan import plan_tiles, stage_order
 from models.genlib.pools import acc_data, int8_data
 from models.genlib.rand import between
-from models.genlib.restrict import Limits, restrict
+from models.genlib.restrict import NO_LIMITS, Limits, restrict
 from models.genlib.stages import StageBuilder
 from models.isa import Opcode, insns_to_bytes, uops_to_bytes
 from models.spec import module_of
@@ -54,7 +54,7 @@ def _config_name(cfg: VtaConfig) -> str:
 
 
 def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int = 0,
-          limits: Limits = Limits()) -> Vector:
+          limits: Limits = NO_LIMITS) -> Vector:
     """One program, unchecked and without ``expect``; knobs None draws them from the seed.
     ``limits`` names what a design lacks (models/genlib/restrict.py)."""
     rng = np.random.default_rng(seed if attempt == 0 else [seed, attempt])
@@ -113,7 +113,7 @@ def _deadlocks(insns: list[dict[str, int]], cfg: VtaConfig) -> bool:
 
 
 def generate(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, max_retries: int = 3,
-             limits: Limits = Limits()) -> Vector:
+             limits: Limits = NO_LIMITS) -> Vector:
     """A checked, well-formed program with ``expect`` filled in by the executor; ``limits``
     names what a design lacks (a DUT profile's differences, models/genlib/restrict.py)."""
     findings = ""

@@ -35,6 +35,10 @@ class Limits:
         return bool(self.without) or self.uop_entries > 0
 
 
+#: No limits: the design executes the whole ISA (rtl/).
+NO_LIMITS = Limits()
+
+
 def restrict(knobs: GenKnobs, limits: Limits) -> GenKnobs:
     """``knobs`` with every form ``limits`` forbids removed."""
     without = limits.without

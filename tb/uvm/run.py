@@ -387,7 +387,8 @@ def print_failures(results: list[dict]) -> None:
         if r["config"].startswith(RANDOM_PREFIX):
             values = " ".join(f"{k}={v}" for k, v in load_config(r["config"]).overrides().items())
             print(f"  configuration {r['config']}: {values or 'the defaults'}")
-        print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec), r.get('mode', 'full'), r.get('dut', NATIVE))}")
+        repro = repro_command(r["sim"], r["config"], Job(**spec), r.get("mode", "full"), r.get("dut", NATIVE))
+        print(f"  reproduce: {repro}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
