@@ -126,8 +126,8 @@ def excluded_record(job: Job, config: str, reason: str) -> dict[str, Any]:
 def job_reasons(job: Job, config: str, spec: str) -> list[str]:
     """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's)."""
     if job.mode != "program" or job.fault != "none" or job.deadlock or job.expect_kind:
-        return [f"{for_mode(job.mode).name} checks rtl/'s own register table, status words or "
-                f"fault hooks (tb/uvm/regs.py), which {spec} does not have"]
+        return [f"rtl/ only: {for_mode(job.mode).name} checks rtl/'s own register table, status "
+                f"words or fault hooks (tb/uvm/regs.py), which {spec} does not have"]
     dut_cfg = load_config(config)
     if job.vector is not None:
         vector = load_vector(job.vector)

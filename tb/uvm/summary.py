@@ -11,7 +11,7 @@ def _row(r: dict) -> tuple[str, ...]:
     cfg = r["config"] if len(r["config"]) < 20 else "…" + r["config"][-18:]
     kind = r["failures"][0]["kind"] if r["failures"] else ""
     if r.get("excluded"):
-        result = "EXCLUDED (" + r["excluded"].split(":", 1)[0] + ")"
+        result = "EXCLUDED (" + r["excluded"].split(":", 1)[0][:32] + ")"
     elif r["passed"] and spec.get("deadlock"):
         result = f"PASS (expected deadlock, {kind} fired)"
     elif r["passed"] and kind:
