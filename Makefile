@@ -19,7 +19,8 @@ export PYTHONHASHSEED := 0
 # number of configurations (builds) of a CONFIG=random run; for `make coverage` and
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
 # the number of mutants, the modules mutated and the test set; for `make rerun` the saved
-# failure's directory.
+# failure's directory; for `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML
+# path).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -41,6 +42,7 @@ N       ?= 100
 TESTS   ?= quick
 MODULES ?=
 FAILURE ?=
+DUT     ?= vta
 
 comma := ,
 
@@ -67,9 +69,10 @@ SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
-           $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS))
+           $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
+           $(if $(filter-out vta,$(DUT)),--dut $(DUT))
 
-.PHONY: sim test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -81,6 +84,13 @@ $(STAMP): requirements.txt | sysdeps
 
 sim: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s $(TB_ARGS); done
+
+# The upstream Chisel VTA (tb/duts/upstream-chisel) through the same testbench: `make sim
+# DUT=upstream-chisel`, in the fast mode it needs; without its netlist, one line and status 2.
+UPSTREAM_NETLIST := $(CURDIR)/../shared/upstream-vta/VTAShell.v
+upstream: sysdeps $(STAMP)
+	@test -f $(UPSTREAM_NETLIST) || { echo "make upstream: $(UPSTREAM_NETLIST) (the upstream Chisel netlist) is missing; see tb/duts/upstream-chisel/README.md" >&2; exit 2; }
+	@$(MAKE) --no-print-directory sim DUT=upstream-chisel MODE=fast
 
 test: sysdeps $(STAMP)
 	$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) models/tests tb/tests

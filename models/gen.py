@@ -35,6 +35,7 @@ from models.genlib.layout import element_bytes, place, relocate
 from models.genlib.plan import plan_tiles, stage_order
 from models.genlib.pools import acc_data, int8_data
 from models.genlib.rand import between
+from models.genlib.restrict import NO_LIMITS, Limits, restrict
 from models.genlib.stages import StageBuilder
 from models.isa import Opcode, insns_to_bytes, uops_to_bytes
 from models.spec import module_of
@@ -52,10 +53,14 @@ def _config_name(cfg: VtaConfig) -> str:
     return Path(cfg.source).stem if cfg.source.endswith(".json") else cfg.source
 
 
-def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int = 0) -> Vector:
-    """One program, unchecked and without ``expect``; knobs None draws them from the seed."""
+def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int = 0,
+          limits: Limits = NO_LIMITS) -> Vector:
+    """One program, unchecked and without ``expect``; knobs None draws them from the seed.
+    ``limits`` names what a design lacks (models/genlib/restrict.py)."""
     rng = np.random.default_rng(seed if attempt == 0 else [seed, attempt])
     knobs = knobs if knobs is not None else GenKnobs.from_seed(rng)
+    if limits:
+        knobs = restrict(knobs, limits)
     most = cfg.token_queue_depth + knobs.slots_over_depth
     inp_slots = min(between(rng, knobs.inp_slots), most, cfg.inp_depth, cfg.wgt_depth)
     acc_slots = min(between(rng, knobs.acc_slots), most, cfg.acc_depth)
@@ -75,7 +80,7 @@ def build(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, attempt: int
     if max(inp_slots, acc_slots) > cfg.token_queue_depth and _deadlocks(insns, cfg):
         # More slots than a token counter holds may stall fetch for good; the same seed
         # without the excess is well-formed by construction (models/genlib/plan.py).
-        return build(seed, cfg, replace(knobs, slots_over_depth=0), attempt)
+        return build(seed, cfg, replace(knobs, slots_over_depth=0), attempt, limits)
 
     pools = builder.pools
     elem = element_bytes(cfg)
@@ -107,11 +112,13 @@ def _deadlocks(insns: list[dict[str, int]], cfg: VtaConfig) -> bool:
     return not simulate(ops, cfg.cmd_queue_depth, cfg.token_queue_depth).complete(len(ops))
 
 
-def generate(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, max_retries: int = 3) -> Vector:
-    """A checked, well-formed program with ``expect`` filled in by the executor."""
+def generate(seed: int, cfg: VtaConfig, knobs: GenKnobs | None = None, max_retries: int = 3,
+             limits: Limits = NO_LIMITS) -> Vector:
+    """A checked, well-formed program with ``expect`` filled in by the executor; ``limits``
+    names what a design lacks (a DUT profile's differences, models/genlib/restrict.py)."""
     findings = ""
     for attempt in range(max_retries + 1):
-        vector = build(seed, cfg, knobs, attempt)
+        vector = build(seed, cfg, knobs, attempt, limits)
         report = check_vector(vector)
         if report.ok:
             vector.expect = expected_images(vector)

@@ -92,6 +92,8 @@ class GenKnobs:
                                                  # so a producer may wait on a full token counter
                                                  # (a program the checker finds deadlocking is
                                                  # rebuilt without the excess)
+    uop_entries: int = 0                         # micro-op SRAM entries used from 0 (0: the whole
+                                                 # buffer; a design with a smaller one, restrict.py)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -124,6 +126,8 @@ class GenKnobs:
                                  f"[1, {LOOP_MAX}] (a 14-bit field)")
         if self.slots_over_depth < 0:
             raise ValueError(f"knob slots_over_depth={self.slots_over_depth}: must be >= 0")
+        if self.uop_entries < 0:
+            raise ValueError(f"knob uop_entries={self.uop_entries}: must be >= 0")
 
     @classmethod
     def from_seed(cls, rng: np.random.Generator) -> "GenKnobs":
@@ -185,5 +189,5 @@ class GenKnobs:
 
 #: The knobs of the section "wide forms", with their defaults (see GenKnobs.to_json).
 WIDE_KNOBS = ("long_loop_prob", "long_loop", "long_loop_max_prob", "nonzero_factors_prob",
-              "uop_shape_prob", "slots_over_depth")
+              "uop_shape_prob", "slots_over_depth", "uop_entries")
 WIDE_DEFAULTS = {f.name: f.default for f in fields(GenKnobs) if f.name in WIDE_KNOBS}

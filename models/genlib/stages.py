@@ -84,7 +84,8 @@ class StageBuilder:
         self.rng, self.cfg, self.knobs = rng, cfg, knobs
         self.inp_slots, self.acc_slots = inp_slots, acc_slots
         self.pools = Pools.empty()
-        self.uop_cursor = below(rng, cfg.uop_depth)
+        self.uop_depth = knobs.uop_entries or cfg.uop_depth  # the micro-op entries it may use
+        self.uop_cursor = below(rng, self.uop_depth)
         self.initialised = {MemType.INP: np.zeros(cfg.inp_depth, dtype=bool),
                             MemType.WGT: np.zeros(cfg.wgt_depth, dtype=bool),
                             MemType.ACC: np.zeros(cfg.acc_depth, dtype=bool)}
@@ -133,7 +134,7 @@ class StageBuilder:
         Plain, the runs follow each other in one row; with ``uop_shape_prob`` the LOAD is
         2-D, strided and/or padded where the runs fit that way (models/genlib/uopload.py).
         """
-        depth = self.cfg.uop_depth
+        depth = self.uop_depth
         layout = None
         if self.knobs.uop_shape_prob and chance(self.rng, self.knobs.uop_shape_prob):
             layout = shaped_layout(self.rng, self.knobs, runs, depth)
@@ -148,12 +149,12 @@ class StageBuilder:
 
     def _gemm(self, win: TileWindows) -> tuple[Insn, Loop]:
         inp, wgt = win.gemm_windows()
-        body = loop(self.rng, self.knobs, win.acc, inp, wgt, self.cfg.uop_depth)
+        body = loop(self.rng, self.knobs, win.acc, inp, wgt, self.uop_depth)
         return {"opcode": Opcode.GEMM, "reset_reg": int(chance(self.rng, self.knobs.reset_prob)),
                 **body.fields}, body
 
     def _alu(self, win: TileWindows) -> tuple[Insn, Loop]:
-        body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.cfg.uop_depth)
+        body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.uop_depth)
         return {"opcode": Opcode.ALU, **self._alu_op(), **body.fields}, body
 
     def _alu_op(self) -> dict[str, int]:
@@ -235,7 +236,7 @@ class StageBuilder:
         overwritten since (only the directly preceding op is ever reused).
         """
         total = sum(len(body.uops) for _, body in ops if body is not None)
-        merged = 0 < total <= self.cfg.uop_depth and chance(self.rng, self.knobs.uop_merge_prob)
+        merged = 0 < total <= self.uop_depth and chance(self.rng, self.knobs.uop_merge_prob)
         insns: list[Insn] = []
         starts: list[int] = []
         if merged:

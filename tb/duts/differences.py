@@ -32,3 +32,9 @@ DIFFERENCES: dict[str, str] = {
     "config.cmd-queue-depth": "the command queues are deeper than the configuration's "
                               "CMD_QUEUE_DEPTH (beyond the range models/config.py accepts)",
 }
+
+#: Differences that state a number (``limit`` in the profile), and what the number is: the
+#: testbench leaves out a program that goes beyond it (tb/uvm/applicable.py).
+LIMITS: dict[str, str] = {
+    "config.uop-buffer-depth": "the micro-ops the buffer holds",
+}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from models.config import ConfigError, VtaConfig, load_config
 from models.spec import SHIPPED_CONFIGS
-from tb.duts.differences import DIFFERENCES
+from tb.duts.differences import DIFFERENCES, LIMITS
 from tb.duts.regmap import RegisterMap, read_registers
 from tb.duts.rtlports import Port, RtlError, top_ports
 from tb.duts.schema import Node, ProfileError, read_yaml
@@ -46,6 +46,7 @@ class Difference:
 
     name: str
     reason: str
+    limit: int | None = None  # the number it states, for the names of differences.LIMITS
 
 
 @dataclass(frozen=True)
@@ -235,8 +236,11 @@ def _differences(root: Node) -> tuple[Difference, ...]:
         reason = entry.get("reason", str)
         if not reason.strip():
             raise entry.error("must say where the fact comes from", "reason")
+        limit = entry.get("limit", int, -1) if name in LIMITS else None
+        if limit is not None and limit < 1:
+            raise entry.error(f"{name!r} needs a positive limit: {LIMITS[name]}", "limit")
         entry.done()
-        out.append(Difference(name, reason))
+        out.append(Difference(name, reason, limit))
     return tuple(out)
 
 

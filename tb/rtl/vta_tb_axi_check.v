@@ -19,13 +19,18 @@
 //       12 attributes           {AxLOCK, AxCACHE, AxPROT, AxQOS} differ from ATTR  (AXI4 only)
 //   channel 0 AW, 1 W, 2 B, 3 AR, 4 R. signal: index in the channel's payload list below.
 // W beats may come before their AW: they wait in a queue and are matched in order.
+// WAIVE (bit r: rule r) names rules a DUT profile states the DUT breaks (tb/duts: e.g.
+// protocol.4k-boundary waives rule 7): a waived finding does not latch `violation`; it is
+// counted in `waived_n` and the first one kept (waived_rule, _chan, _sig, _cycle, _value0/1), so the
+// run reports it while every other rule is still checked.
 module vta_tb_axi_check #(
     parameter integer LITE = 0,
     parameter integer DW   = 64,
     parameter integer IDW  = 1,
     parameter integer AW   = 32,
     parameter integer QD   = 256,
-    parameter [11:0]  ATTR = 12'h180   // {lock, cache, prot, qos} rtl/README.md documents
+    parameter [11:0]  ATTR = 12'h180,  // {lock, cache, prot, qos} rtl/README.md documents
+    parameter [15:0]  WAIVE = 16'h0
 ) (
     input  wire            clk,
     input  wire            rst_n,
@@ -95,12 +100,27 @@ module vta_tb_axi_check #(
     reg [3:0]  f_rule;
     reg [2:0]  f_chan, f_sig;
     reg [63:0] f_v0, f_v1;
+    reg        waive_now;
+    reg [3:0]  w_rule;
+    reg [2:0]  w_chan, w_sig;
+    reg [63:0] w_v0, w_v1;
     task automatic flag(input [3:0] r, input [2:0] c, input [2:0] s, input [63:0] v0, input [63:0] v1);
-        if (!fire_now) begin
+        if (WAIVE[r]) begin
+            if (!waive_now) begin
+                waive_now = 1'b1;
+                w_rule = r; w_chan = c; w_sig = s; w_v0 = v0; w_v1 = v1;
+            end
+        end else if (!fire_now) begin
             fire_now = 1'b1;
             f_rule = r; f_chan = c; f_sig = s; f_v0 = v0; f_v1 = v1;
         end
     endtask
+
+    // the waived findings: how many cycles had one, and the first
+    reg [31:0] waived_n;
+    reg [3:0]  waived_rule;
+    reg [2:0]  waived_chan, waived_sig;
+    reg [63:0] waived_cycle, waived_value0, waived_value1;
 
     // X/Z: the reduction of a vector with an X or Z bit is X
     function automatic has_x_aw(input [IDW+AW+8+3+2-1:0] v); has_x_aw = ^v === 1'bx; endfunction
@@ -164,8 +184,10 @@ module vta_tb_axi_check #(
     /* verilator lint_off BLKSEQ */  // fire_now, n, id: this cycle's scratch values
     always @(posedge clk) begin
         fire_now = 1'b0;
+        waive_now = 1'b0;
         if (!rst_n) begin
             violation <= 1'b0;
+            waived_n <= 32'd0;
             aw_wait <= 1'b0; w_wait <= 1'b0; b_wait <= 1'b0; ar_wait <= 1'b0; r_wait <= 1'b0;
             awq_wp <= {QW{1'b0}}; awq_rp <= {QW{1'b0}}; awq_n <= {(QW+1){1'b0}};
             wq_wp <= {QW{1'b0}}; wq_rp <= {QW{1'b0}}; wq_n <= {(QW+1){1'b0}}; w_done <= 9'd0;
@@ -294,6 +316,13 @@ module vta_tb_axi_check #(
                 violation <= 1'b1;
                 rule <= f_rule; chan <= f_chan; sig <= f_sig; vcycle <= cycle;
                 value0 <= f_v0; value1 <= f_v1;
+            end
+            if (waive_now) begin
+                waived_n <= waived_n + 32'd1;
+                if (waived_n == 32'd0) begin
+                    waived_rule <= w_rule; waived_chan <= w_chan; waived_sig <= w_sig; waived_cycle <= cycle;
+                    waived_value0 <= w_v0; waived_value1 <= w_v1;
+                end
             end
         end
     end

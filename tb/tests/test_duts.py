@@ -4,6 +4,7 @@ compile under Icarus and lint under Verilator, absent signals get their AXI defa
 every validation rule stops a bad profile with its one-line message."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -107,9 +108,18 @@ def test_vta_wrapper_compiles_and_lints(tmp_path):
 
 
 # --- the upstream profile -----------------------------------------------------------------
+#: Set to 1 to skip the upstream tests on a machine without the netlist (never in CI).
+OPT_OUT = "VTA_NO_UPSTREAM"
+
+
 def need_netlist() -> None:
-    """The netlist is test input the project requires (.ci/run provides it): fail, never skip."""
-    assert NETLIST.is_file(), NETLIST_MISSING
+    """The netlist is test input the project requires (.ci/run checks it is there): fail,
+    never skip silently; only VTA_NO_UPSTREAM=1 skips, and says so."""
+    if NETLIST.is_file():
+        return
+    if os.environ.get(OPT_OUT) == "1":
+        pytest.skip(f"{OPT_OUT}=1: {NETLIST_MISSING}")
+    pytest.fail(f"{NETLIST_MISSING} (set {OPT_OUT}=1 to skip these tests knowingly)", pytrace=False)
 
 
 def test_upstream_profile_facts():

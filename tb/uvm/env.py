@@ -29,6 +29,7 @@ from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
 from tb.cov.hook import CoverageCollector, attach
 from tb.uvm.buserr import ResponseChecker
 from tb.uvm.context import Limits
+from tb.uvm.dutmap import HostMap
 from tb.uvm.host import HostAgent
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.memory import MemoryAgent
@@ -56,6 +57,7 @@ class Env(Protocol):
     responses: Any
     coverage: CoverageCollector | None
     started: float
+    hostmap: HostMap
 
     @property
     def cycle(self) -> int: ...
@@ -74,6 +76,8 @@ class Env(Protocol):
 
     def contention(self) -> dict[str, Any]: ...
 
+    def waived(self) -> dict[str, Any]: ...
+
 
 class CoverageTap(uvm_subscriber):
     """Forwards whatever a monitor publishes onto the environment's coverage port (``OUT``
@@ -91,6 +95,7 @@ class VtaEnv(uvm_env):
     monitor its ``PORT`` and each tap its ``OUT`` there."""
 
     def build_phase(self) -> None:
+        self.hostmap: HostMap = ConfigDB().get(self, "", "HOSTMAP")
         self.dut = ConfigDB().get(self, "", "DUT")
         self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
         self.coverage_ap = uvm_analysis_port("coverage_ap", self)
@@ -159,3 +164,7 @@ class VtaEnv(uvm_env):
     def contention(self) -> dict[str, Any]:
         """The read arbiter's longest waits and the memory port's most bursts in flight."""
         return contention(self.dut.u_live)
+
+    def waived(self) -> dict[str, Any]:
+        """Protocol findings a DUT profile waives: none here (the full mode drives rtl/ only)."""
+        return {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Callable
 
 from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer, ValueChange
@@ -22,6 +23,7 @@ from pyuvm import ConfigDB, uvm_component, uvm_env
 from models.config import load_config
 from models.dram import Dram
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
+from tb.uvm.dutmap import BEATS, HostMap
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
 from tb.uvm.host import (
     DEFAULT_TIMING,
@@ -37,7 +39,6 @@ from tb.uvm.liveness import contention, live_findings
 from tb.uvm.ordering import capacity, order_findings
 from tb.uvm.profiles import PROFILES
 from tb.uvm.protocol import attributes_text
-from tb.uvm.regs import CTRL, DONE, ERROR, PROGRESS
 from tb.uvm.scoreboard import Scoreboard
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.stray import AllowedWrites
@@ -240,9 +241,10 @@ class FastChecks:
     """Reads the Verilog checkers' latches and reports each finding the way the full mode's
     Python checkers word it (tb/uvm/protocol.py, stray.py, buserr.py)."""
 
-    def __init__(self, dut: Any, verdict: Verdict) -> None:
+    def __init__(self, dut: Any, verdict: Verdict, native: bool = True) -> None:
         self.dut = dut
         self.verdict = verdict
+        self.native = native  # rtl/ (with the white-box ordering and liveness checkers)
         self.allowed: AllowedWrites | None = None
 
     def start_job(self, ctx: "JobContext") -> None:
@@ -268,8 +270,22 @@ class FastChecks:
                         f"STORE footprint, first at {addr:#010x}; AXI write burst "
                         f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
                         f"at cycle {_int(mem.stray_cycle)}; {near}"))
+        if not self.native:
+            return sorted(out)
         tb = self.dut.u_tb
         return sorted(out) + sorted(order_findings(tb.u_order) + live_findings(tb.u_live))
+
+    def waived(self) -> dict[str, Any]:
+        """The memory port's findings the DUT profile waives (vta_tb_axi_check.v WAIVE): how
+        many cycles had one, and the first in the protocol checker's words ({} if none)."""
+        chk = self.dut.u_chk_mem
+        count = _int(chk.waived_n)
+        if not count:
+            return {}
+        first = SimpleNamespace(rule=chk.waived_rule, chan=chk.waived_chan, sig=chk.waived_sig,
+                                vcycle=chk.waived_cycle, value0=chk.waived_value0,
+                                value1=chk.waived_value1)
+        return {"count": count, "first": protocol_message("m_axi_gmem", first)}
 
     def report(self) -> bool:
         """Fail the job with the earliest finding; True if there was one."""
@@ -328,7 +344,7 @@ class FastWatch:
         self.stopped.set()
 
     async def run(self) -> None:
-        env, mailbox, dut = self.env, self.env.mailbox, self.env.dut
+        env, mailbox, dut, regs = self.env, self.env.mailbox, self.env.dut, self.env.hostmap
         launched, t0 = env.cycle, time.perf_counter()
         values: dict[str, int] = {}
         next_report = t0 + REPORT_EVERY
@@ -336,7 +352,7 @@ class FastWatch:
             if env.checks.alarm:
                 self.outcome = "alarm"
                 return
-            mailbox.start_poll(CTRL, DONE | ERROR)
+            mailbox.start_poll(regs.done_offset, regs.done | regs.error)
             left = self.limits.bound - (env.cycle - launched) + 1
             await First(ValueChange(dut.tb_host_ack), RisingEdge(dut.tb_alarm), self.stopped.wait(),
                         Timer(max(1, min(self.interval, left)) * PERIOD_NS, "ns"))
@@ -344,7 +360,7 @@ class FastWatch:
             if env.checks.alarm:  # the checker's finding came first (the host polls 16 cycles apart)
                 self.outcome = "alarm"
                 return
-            if ctrl & (DONE | ERROR):
+            if ctrl & (regs.done | regs.error):
                 self.ctrl, self.outcome = ctrl, "done"
                 return
             cycles = env.cycle - launched
@@ -354,7 +370,8 @@ class FastWatch:
             if self.limits.wall is not None and time.perf_counter() - t0 > self.limits.wall:
                 self.outcome = "timeout"
                 return
-            now_values = {name: (await mailbox.read(off))[0] for name, off in PROGRESS.items()}
+            now_values = {name: (await mailbox.read(off))[0] for name, off in regs.progress.items()} \
+                if regs.native else {BEATS: _int(dut.u_tb.tb_beats)}
             if now_values != values:
                 values, self.last_change = now_values, cycles
             elif cycles - self.last_change > self.limits.stall:
@@ -373,10 +390,11 @@ class FastEnv(uvm_env):
     def build_phase(self) -> None:
         self.dut = ConfigDB().get(self, "", "DUT")
         self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
+        self.hostmap: HostMap = ConfigDB().get(self, "", "HOSTMAP")
         self.host = HostAgent("host", self)
         self.memory = FastMemory("memory", self)
         self.scoreboard = Scoreboard("scoreboard", self)
-        self.checks = FastChecks(self.dut, self.verdict)
+        self.checks = FastChecks(self.dut, self.verdict, self.hostmap.native)
         self.stray = self.checks  # the stray-write latch is in the memory; this names the STOREs
         self.responses = FastResponses(self.dut.u_mem)
         self.coverage = None  # functional coverage of bus events needs the full mode's monitors
@@ -410,10 +428,13 @@ class FastEnv(uvm_env):
         return self.checks.report()
 
     def capacity(self) -> dict[str, list[bool]]:
-        return capacity(self.dut.u_tb.u_order)
+        return capacity(self.dut.u_tb.u_order) if self.hostmap.native else {}
 
     def contention(self) -> dict[str, Any]:
-        return contention(self.dut.u_tb.u_live)
+        return contention(self.dut.u_tb.u_live) if self.hostmap.native else {}
+
+    def waived(self) -> dict[str, Any]:
+        return self.checks.waived()
 
 
 def init_inputs(dut: Any) -> None:

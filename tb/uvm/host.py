@@ -27,7 +27,7 @@ from cocotbext.axi.axil_channels import AxiLiteARTransaction, AxiLiteAWTransacti
 from pyuvm import ConfigDB, uvm_agent, uvm_driver, uvm_sequence, uvm_sequence_item, uvm_sequencer
 
 from models.vector import BASE_NAMES, Vector
-from tb.uvm.regs import BASE_REGS, CTRL, INSN_ADDR, INSN_COUNT, START
+from tb.uvm.dutmap import NATIVE_MAP, HostMap
 from tb.uvm.simbuild import PERIOD_NS
 
 #: Orders of a write's address and data: together, address first, data first (vta_tb_host.v's codes).
@@ -331,24 +331,31 @@ class RegSeq(uvm_sequence):
 
 
 class ProgramSeq(RegSeq):
-    """Write INSN_COUNT, INSN_ADDR and the five bases of a vector."""
+    """Write INSN_COUNT, INSN_ADDR and the five bases of a vector, where ``regs`` (the DUT's
+    map, tb/uvm/dutmap.py) has them: a 64-bit pointer as its low word, then its high word."""
 
-    def __init__(self, name: str, vector: Vector) -> None:
+    def __init__(self, name: str, vector: Vector, regs: HostMap = NATIVE_MAP) -> None:
         super().__init__(name)
         self.vector = vector
+        self.regs = regs
 
     async def body(self) -> None:
-        await self.write(INSN_COUNT, self.vector.insn_count)
-        await self.write(INSN_ADDR, self.vector.insn_addr)
-        for base in BASE_NAMES:
-            await self.write(BASE_REGS[base], self.vector.bases.get(base, 0))
+        await self.write(self.regs.insn_count, self.vector.insn_count)
+        values = {"insn": self.vector.insn_addr, **{b: self.vector.bases.get(b, 0) for b in BASE_NAMES}}
+        for name, value in values.items():
+            for offset, word in self.regs.pointer_writes(name, value):
+                await self.write(offset, word)
 
 
 class LaunchSeq(RegSeq):
-    """Write CTRL = START."""
+    """Write CTRL = START (at the DUT's control register and START bit)."""
+
+    def __init__(self, name: str, regs: HostMap = NATIVE_MAP) -> None:
+        super().__init__(name)
+        self.regs = regs
 
     async def body(self) -> None:
-        await self.write(CTRL, START)
+        await self.write(self.regs.ctrl, self.regs.start)
 
 
 class ReadRegsSeq(RegSeq):

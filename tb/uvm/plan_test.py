@@ -7,6 +7,7 @@ The cocotb test fails if any job's outcome differs from what the job expects.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import math
@@ -26,6 +27,8 @@ from models.config import load_config
 from models.executor import ProgramError
 from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
+from tb.uvm.applicable import runs_on
+from tb.uvm.dutmap import gen_limits, host_map
 from tb.uvm.env import Env, VtaEnv
 from tb.uvm.fast import FastEnv, init_inputs
 from tb.uvm.host import HostHung
@@ -51,12 +54,12 @@ class PlanTest(uvm_test):
         if not for_mode(job.mode).program:
             return None
         if job.vector is None:
-            return generate(job.seed, cfg)
+            return generate(job.seed, cfg, limits=gen_limits(self.plan.dut))
         vector = load_vector(job.vector)
-        if vector.config != cfg:
+        if vector.config != cfg and not runs_on(vector.config, cfg, self.plan.dut):
             raise ValueError(f"vector {job.vector} is for configuration "
                              f"{vector.config.overrides()}, this build is {self.plan.config}")
-        return vector
+        return vector if vector.config == cfg else dataclasses.replace(vector, config=cfg)
 
     async def run_job(self, job: Job) -> tuple[dict[str, Any], Vector | None]:
         verdict = self.env.verdict
@@ -120,7 +123,7 @@ class PlanTest(uvm_test):
             saved = self.save_failure(job, vector) if verdict.failures else ""
             verdict.finish(passed=passed, wall=round(wall, 3),
                            sim_cycles=self.env.cycle - c0, capacity=self.env.capacity(),
-                           contention=self.env.contention(),
+                           contention=self.env.contention(), waived=self.env.waived(),
                            saved=saved, **info)
             if not passed:
                 bad.append(job.name)
@@ -148,6 +151,7 @@ async def run_plan(dut: Any) -> None:
     ConfigDB().set(None, "*", "MODE", plan.mode)
     ConfigDB().set(None, "*", "VERDICT", verdict)
     ConfigDB().set(None, "*", "PLAN", plan)
+    ConfigDB().set(None, "*", "HOSTMAP", host_map(plan.dut))
     await uvm_root().run_test(PlanTest, keep_set={ConfigDB})
     test = uvm_root().uvm_test_top
     assert not test.failed_jobs, f"{len(test.failed_jobs)} job(s) failed: {', '.join(test.failed_jobs)}"

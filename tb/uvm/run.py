@@ -1,7 +1,7 @@
 """Command line: run the pyuvm testbench on a simulator, summarise, and triage failures.
 
     python -m tb.uvm.run --sim icarus|verilator [--config C] [--vector DIR ...]
-        [--test all|NAME] [--seed S] [--count N]
+        [--test all|NAME] [--seed S] [--count N] [--dut NAME|PATH]
         [--profile P] [--fault F] [--waves] [--jobs N] [--junit FILE]
 
 The tests (NAME) are those of tb/uvm/registry.py. Without --vector and --test it runs the
@@ -10,6 +10,10 @@ regression, the register map, a mid-program reset and back-to-back launches. Job
 configuration (one build each) and each group runs in as few simulator processes as
 possible. Exit status is non-zero if any job fails; each failure prints one command that
 reproduces it and leaves its program under build/failures/. See tb/uvm/README.md.
+
+--dut runs another design through its profile (tb/duts; default ``vta``, rtl/): every job
+on the profile's configuration, those its differences rule out listed as excluded with the
+reason (tb/uvm/applicable.py), the protocol rules it waives reported as findings.
 """
 from __future__ import annotations
 
@@ -28,7 +32,10 @@ from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
+from tb.duts.schema import ProfileError
 from tb.runner import ROOT, sim_env
+from tb.uvm.applicable import dut_report, select
+from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -217,9 +224,9 @@ def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
 
 
 # --- running -----------------------------------------------------------------------------
-def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
+def repro_command(sim: str, config: str, job: Job, mode: str = "full", dut: str = NATIVE) -> str:
     """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
-    head = f"python -m tb.uvm.run --sim {sim} --mode {mode}"
+    head = f"python -m tb.uvm.run --sim {sim} --mode {mode}" + ("" if is_native(dut) else f" --dut {dut}")
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
@@ -230,12 +237,12 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
 
 def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
              timeout: float | None = None, progress: Progress | None = None,
-             mode: str = "full", plusargs: tuple[str, ...] = ()) -> list[dict]:
+             mode: str = "full", plusargs: tuple[str, ...] = (), dut: str = NATIVE) -> list[dict]:
     """Run jobs in one simulator process, restarting after a crash; one result per job.
     ``plusargs`` go to the simulator (tb/uvm/rerun.py names the Icarus waveform file)."""
     from cocotb_tools.runner import get_runner
 
-    bdir = build(sim, load_config(config), waves, mode)
+    bdir = build(sim, load_config(config), waves, mode, dut)
     results: list[dict] = []
     remaining = list(jobs)
     for attempt in range(MAX_RESTARTS + 1):
@@ -246,7 +253,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
         records = tdir / "results.jsonl"
         records.unlink(missing_ok=True)
         plan = Plan(sim, config, remaining, str(records), str(FAILURES),
-                    {j.name: repro_command(sim, config, j, mode) for j in remaining}, timeout, mode)
+                    {j.name: repro_command(sim, config, j, mode, dut) for j in remaining}, timeout, mode, dut)
         plan_path = tdir / "plan.json"
         plan.save(plan_path)
         log = tdir / "sim.log"
@@ -279,7 +286,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
             remaining = []
     results += [missing(j, log) for j in remaining]
     for r in results:
-        r.update(sim=sim, config=config, mode=mode)
+        r.update(sim=sim, config=config, mode=mode, dut=dut)
     return results
 
 
@@ -350,18 +357,18 @@ def split(jobs: list[Job], parts: int) -> list[list[Job]]:
 
 
 def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
-            timeout: float | None = None, mode: str = "full") -> list[dict]:
+            timeout: float | None = None, mode: str = "full", dut: str = NATIVE) -> list[dict]:
     """Every job, grouped by configuration, ``parallel`` simulator processes at a time;
     progress lines while it runs (tb/uvm/progress.py)."""
     groups: dict[str, list[Job]] = {}
     for cfg, job in jobs:
         groups.setdefault(cfg, []).append(job)
     for cfg in groups:  # build first, serially: parallel runs share each build
-        build(sim, load_config(cfg), waves, mode)
+        build(sim, load_config(cfg), waves, mode, dut)
     tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
              for cfg, group in groups.items() for n, part in enumerate(split(group, parallel))]
     with Progress() as progress, ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves, timeout, progress, mode)
+        futures = [pool.submit(run_plan, sim, cfg, part, tag, waves, timeout, progress, mode, (), dut)
                    for cfg, part, tag in tasks]
         return [r for f in futures for r in f.result()]
 
@@ -380,7 +387,8 @@ def print_failures(results: list[dict]) -> None:
         if r["config"].startswith(RANDOM_PREFIX):
             values = " ".join(f"{k}={v}" for k, v in load_config(r["config"]).overrides().items())
             print(f"  configuration {r['config']}: {values or 'the defaults'}")
-        print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec), r.get('mode', 'full'))}")
+        repro = repro_command(r["sim"], r["config"], Job(**spec), r.get("mode", "full"), r.get("dut", NATIVE))
+        print(f"  reproduce: {repro}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -407,7 +415,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="wall-time limit of each job, seconds (ends it with the watchdog's diagnosis)")
     p.add_argument("--junit", help="write JUnit XML here")
+    p.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
+                   help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
     return p.parse_args(argv)
+
+
+def check_dut(args: argparse.Namespace) -> None:
+    """A foreign DUT runs in the fast mode (cocotbext-axi's memory of the full mode refuses
+    bursts across 4 KiB), every job on its profile's configuration (tb/uvm/applicable.py)."""
+    if is_native(args.dut):
+        return
+    name = profile_of(args.dut).config_name
+    if args.mode != "fast":
+        raise UsageError(f"--dut {args.dut}: only --mode fast runs a foreign DUT")
+    if args.config not in (None, name):
+        raise UsageError(f"--config {args.config}: --dut {args.dut} is built for {name}")
 
 
 def prepare_env() -> None:
@@ -425,22 +447,27 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.junit and not Path(args.junit).resolve().parent.is_dir():
             raise UsageError(f"--junit {args.junit}: its directory does not exist")
-        jobs = choose_jobs(args)
+        check_dut(args)
+        jobs, excluded = select(choose_jobs(args), args.dut)
         for config in {cfg for cfg, _ in jobs}:
             load_config(config)
-        results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout, args.mode)
+        results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout, args.mode, args.dut)
+        results += [dict(r, sim=args.sim, mode=args.mode) for r in excluded]
         print(summary_table(results))
+        print(dut_report(args.dut, results))
         print_failures(results)
         if args.junit:
             Path(args.junit).write_text(junit_xml(results))
-    except (ConfigError, VectorError, BuildError, UsageError) as exc:  # one line, no traceback
+    except (ConfigError, VectorError, BuildError, UsageError, ProfileError) as exc:  # one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # an unwritable output or work directory
         print(f"error: {exc.filename}: cannot write: {exc.strerror}", file=sys.stderr)
         return 2
     bad = sum(not r["passed"] for r in results)
-    print(f"\n{len(results) - bad} passed, {bad} failed in {time.perf_counter() - t0:.1f} s")
+    left = f", {len(excluded)} excluded" if excluded else ""
+    print(f"\n{len(results) - bad - len(excluded)} passed, {bad} failed{left} in "
+          f"{time.perf_counter() - t0:.1f} s")
     return 1 if bad else 0
 
 

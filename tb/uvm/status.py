@@ -95,3 +95,20 @@ async def diagnose(env: "Env", ctx: "JobContext") -> tuple[str, bool]:
                 + env.memory.status_line(), True)
     regs = {off: value for off, (value, _) in seq.values.items()}
     return decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False
+
+
+async def foreign_state(env: "Env") -> tuple[str, bool]:
+    """A foreign DUT's registers (its profile's map: tb/uvm/dutmap.py) and the memory's
+    queues, for the watchdog: such a DUT has none of rtl/'s status words to decode; its own
+    complaints (Chisel assertions) are in the simulator's log. True if the port hung."""
+    regs = env.hostmap
+    named = {"CTRL": regs.ctrl, "CYCLES": regs.cycles, "INSN_COUNT": regs.insn_count, **regs.counters}
+    seq = ReadRegsSeq("status", list(named.values()))
+    task = cocotb.start_soon(seq.start(env.host.seqr))
+    await First(task.complete, ClockCycles(env.dut.ap_clk, GRACE))
+    if not task.done():
+        task.cancel()
+        return ("  (registers unreadable: the control port does not answer)\n"
+                + env.memory.status_line(), True)
+    values = ", ".join(f"{name} = {seq.values[off][0]:#x}" for name, off in named.items())
+    return f"  registers: {values}\n{env.memory.status_line()}", False

@@ -10,7 +10,9 @@ def _row(r: dict) -> tuple[str, ...]:
     spec = r["job_spec"]
     cfg = r["config"] if len(r["config"]) < 20 else "…" + r["config"][-18:]
     kind = r["failures"][0]["kind"] if r["failures"] else ""
-    if r["passed"] and spec.get("deadlock"):
+    if r.get("excluded"):
+        result = "EXCLUDED (" + r["excluded"].split(":", 1)[0][:32] + ")"
+    elif r["passed"] and spec.get("deadlock"):
         result = f"PASS (expected deadlock, {kind} fired)"
     elif r["passed"] and kind:
         result = f"PASS (expected {kind}: fault {spec.get('fault')})" if spec.get("fault", "none") != "none" \
@@ -26,7 +28,8 @@ def summary_table(results: list[dict]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    left = [f"  {r['job']}: {r['excluded']}" for r in results if r.get("excluded")]
+    return "\n".join(lines + (["", "excluded (the DUT profile's differences):", *left] if left else []))
 
 
 def junit_xml(results: list[dict], suite: str = "vta-uvm") -> str:
@@ -36,7 +39,9 @@ def junit_xml(results: list[dict], suite: str = "vta-uvm") -> str:
         name = quoteattr(r["job"])
         cls = quoteattr(f"{r['sim']}.{r['config']}")
         body = ""
-        if not r["passed"]:
+        if r.get("excluded"):
+            body = f"<skipped message={quoteattr(r['excluded'])}/>"
+        elif not r["passed"]:
             msg = "\n".join(f"[{f['kind']}] {f['message']}" for f in r["failures"]) or "failed"
             body = f"<failure message={quoteattr(msg.splitlines()[0])}>{escape(msg)}</failure>"
         cases.append(f'  <testcase classname={cls} name={name} time="{r.get("wall", 0)}">{body}'

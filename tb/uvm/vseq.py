@@ -19,22 +19,14 @@ from pyuvm import uvm_sequence
 from models.vector import Vector
 from tb.uvm.buserr import BusErrorEvent
 from tb.uvm.context import JobContext
+from tb.uvm.dutmap import HostMap
 from tb.uvm.env import Env
 from tb.uvm.host import HOST_GRACE, HostHung, LaunchSeq, ProgramSeq, ReadRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.regs import (
-    AXI_STATUS,
-    BY_OFFSET,
-    COUNTERS,
-    CYCLES,
-    DONE,
-    ERROR,
-    MODULES,
-    RUNNING,
-)
+from tb.uvm.regs import AXI_STATUS, BY_OFFSET, DONE, ERROR, MODULES, RUNNING
 from tb.uvm.simbuild import PERIOD_NS
-from tb.uvm.status import diagnose
+from tb.uvm.status import diagnose, foreign_state
 from tb.uvm.watch import Watcher
 
 #: Simulated cycles per second assumed for the "this will take days" note until the process
@@ -71,6 +63,7 @@ class RunProgramVseq(uvm_sequence):
         self.timeout = plan.timeout  # wall seconds the job may take (None: no limit)
         self.verdict = env.verdict
         self.dut = env.dut
+        self.regs: HostMap = env.hostmap
         self.info: dict[str, Any] = {}
 
     # --- steps ------------------------------------------------------------------------
@@ -103,8 +96,8 @@ class RunProgramVseq(uvm_sequence):
         self.dut.tb_fault.value = ctx.fault.code
 
     async def program_and_launch(self) -> int:
-        await ProgramSeq("program", self.vector).start(self.env.host.seqr)
-        await LaunchSeq("launch").start(self.env.host.seqr)
+        await ProgramSeq("program", self.vector, self.regs).start(self.env.host.seqr)
+        await LaunchSeq("launch", self.regs).start(self.env.host.seqr)
         return self.env.cycle
 
     async def wait_done(self, ctx: JobContext, launched: int) -> int | None:
@@ -121,8 +114,8 @@ class RunProgramVseq(uvm_sequence):
             wall = time.perf_counter() - t0
             rate = cycles / wall if wall else 0
             left = ctx.expected_cycles * SLOWDOWN[self.job.profile] - cycles  # an over-estimate
-            completed = sum(values[f"{m.upper()}_INSNS"] for m in MODULES)
-            self.verdict.progress(cycles=cycles, dispatched=values["DISPATCHED"], completed=completed,
+            completed = sum(values.get(f"{m.upper()}_INSNS", 0) for m in MODULES)
+            self.verdict.progress(cycles=cycles, dispatched=values.get("DISPATCHED", 0), completed=completed,
                                   insns=total, wall=round(wall, 1), rate=round(rate),
                                   eta=round(left / rate) if rate and left > 0 else None)
 
@@ -149,7 +142,7 @@ class RunProgramVseq(uvm_sequence):
 
     async def watchdog_fired(self, ctx: JobContext, launched: int, watcher: Watcher) -> None:
         """The per-module diagnosis, headed by which limit the DUT broke."""
-        text, hung = await diagnose(self.env, ctx)
+        text, hung = await (diagnose(self.env, ctx) if self.regs.native else foreign_state(self.env))
         events = self.env.responses.events
         if events:
             text += (f"\n  errors  : {self.env.responses.count} error response(s) reached the DUT, "
@@ -177,19 +170,21 @@ class RunProgramVseq(uvm_sequence):
         The performance counters go into the job's result record (``counters``), so
         tests and tb/bench_rtl.py get the RTL's own figures for every passing program.
         """
-        regs = ReadRegsSeq("after", [CYCLES, *COUNTERS.values()])
+        counters = self.regs.counters
+        regs = ReadRegsSeq("after", [self.regs.cycles, *counters.values()])
         await regs.start(self.env.host.seqr)
-        cycles = regs.values[CYCLES][0]
+        cycles = regs.values[self.regs.cycles][0]
         self.info["cycles"] = cycles
-        self.info["counters"] = {name: regs.values[off][0] for name, off in COUNTERS.items()}
+        self.info["counters"] = {name: regs.values[off][0] for name, off in counters.items()}
         if self.env.responses.events:
             self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE without ERROR (bit 2), "
                               f"but the memory answered "
                               f"{self.env.responses.events[0].describe()} (rtl/README.md: "
                               f"any error response sets CTRL.ERROR until the next launch)")
             return
-        if ctrl != DONE:
-            self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE, spec section 5 says 0x2")
+        if ctrl != self.regs.done:
+            self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE, spec section 5 says "
+                              f"{self.regs.done:#x}")
         if not 0 < cycles <= self.info["done_cycles"]:
             self.verdict.fail("register", f"CYCLES = {cycles} but DONE was seen "
                               f"{self.info['done_cycles']} cycles after the launch write")
@@ -199,7 +194,7 @@ class RunProgramVseq(uvm_sequence):
         await self.env.memory.read_back(ctx)
         cmp = self.env.scoreboard.check(ctx, self.env.memory.dram)
         self.info["compared_bytes"] = cmp.compared_bytes
-        if not self.verdict.failures:
+        if not self.verdict.failures and self.regs.native:  # rtl/'s own work counters
             self.env.scoreboard.check_counters(ctx, self.info["counters"], cycles)
         if self.env.coverage is not None:
             self.env.coverage.program_done(ctx)
@@ -248,7 +243,7 @@ class RunProgramVseq(uvm_sequence):
         ctrl = await self.wait_done(ctx, launched)
         if ctrl is None or self.verdict.failures or self.env.end_checks():
             return
-        if ctrl & ERROR:
+        if ctrl & self.regs.error:
             await self.bus_error(ctx, ctrl)
         else:
             await self.check(ctx, ctrl)

@@ -1,0 +1,54 @@
+"""Knobs for a design that lacks some of the ISA: what a DUT profile's differences forbid.
+
+A DUT profile (tb/duts) names the ways a design differs from the spec; random programs for
+it must stay inside what it executes as specified, or every failure would be a known one.
+The names are those of tb/duts/differences.py (strings here: the model does not depend on
+the testbench). ``bases-or`` stands for a design that ORs a base into an address
+(``registers.base_combine: or``): the sum the spec defines equals the OR only when base
+and offset share no bit, which zero bases guarantee.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from models.genlib.knobs import GenKnobs
+from models.isa import AluOp
+
+#: Restriction name -> what the generator leaves out for it.
+RESTRICTIONS: dict[str, str] = {
+    "isa.alu-mul": "no ALU MUL",
+    "isa.alu-shr-negative": "no ALU SHR (a register operand's sign is data, unknown when drawn)",
+    "isa.load-acc8": "no LOAD ACC_8BIT",
+    "bases-or": "all base registers zero",
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a design lacks: difference names (RESTRICTIONS; others change nothing) and, when
+    its micro-op buffer is smaller than the configuration's, the entries it holds."""
+
+    without: frozenset[str] = field(default_factory=frozenset)
+    uop_entries: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.without) or self.uop_entries > 0
+
+
+#: No limits: the design executes the whole ISA (rtl/).
+NO_LIMITS = Limits()
+
+
+def restrict(knobs: GenKnobs, limits: Limits) -> GenKnobs:
+    """``knobs`` with every form ``limits`` forbids removed."""
+    without = limits.without
+    weights = list(knobs.alu_op_weights)
+    for name, op in (("isa.alu-mul", AluOp.MUL), ("isa.alu-shr-negative", AluOp.SHR)):
+        if name in without:
+            weights[op] = 0.0
+    out = replace(knobs, alu_op_weights=(weights[0], weights[1], weights[2], weights[3], weights[4]))
+    if "isa.load-acc8" in without:
+        out = replace(out, w_load_acc8=0.0)
+    if "bases-or" in without:
+        out = replace(out, nonzero_bases_prob=0.0)
+    return replace(out, uop_entries=limits.uop_entries) if limits.uop_entries else out

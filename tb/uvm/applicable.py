@@ -1,0 +1,176 @@
+"""Which jobs a foreign DUT can run: its profile's differences as reasons to leave one out.
+
+A DUT profile (tb/duts) names what its design does not do as the spec says. A job whose
+program uses such a form would fail for a known reason, so it is left out before it runs
+and the run's report names it with the reason; whatever is left is held to the same checks
+as rtl/. The rules, by difference (tb/duts/differences.py):
+
+* the configuration: a vector runs only on the configuration the design was built for, up to
+  deeper queues on the design (queue depths change no result, only how far fetch runs ahead);
+* ``isa.alu-mul``, ``isa.load-acc8``: the program has an ALU MUL, a LOAD ACC_8BIT;
+* ``isa.alu-shr-negative``: an ALU SHR by a negative immediate, or by a register operand
+  (whose sign is data: the program cannot be shown to avoid the difference);
+* ``isa.insn-addr-alignment``: INSN_ADDR is not a multiple of the bus width;
+* ``config.uop-buffer-depth``: a micro-op index at or beyond the profile's limit;
+* ``registers.base_combine: or``: a base shares a bit with an offset added to it, so its OR
+  is not the sum (the spec's address);
+* register-map flows and negative tests check rtl/'s own register table, status words and
+  fault hooks (tb/uvm/regs.py), which another design does not have.
+
+Random programs for the DUT are generated without those forms (models/genlib/restrict.py)
+and then checked here like vectors. Protocol differences leave nothing out: a waived rule
+(tb/uvm/dutmap.py: WAIVERS) is reported on every run instead (:func:`dut_report`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from models.checker import check_vector
+from models.config import VtaConfig, load_config
+from models.gen import GenError, generate
+from models.isa import AluOp, MemType, Opcode
+from models.vector import Vector, load_vector
+from tb.duts.differences import DIFFERENCES
+from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, profile_of
+from tb.uvm.jobs import Job
+from tb.uvm.registry import for_mode
+
+#: Configuration keys a design may hold deeper than a vector's without changing its result.
+QUEUE_KEYS = ("CMD_QUEUE_DEPTH", "TOKEN_QUEUE_DEPTH")
+#: The base register each LOAD memory type (and STORE) adds to its DRAM offsets.
+BASE_OF_TYPE = {MemType.UOP: "uop", MemType.INP: "inp", MemType.WGT: "wgt", MemType.ACC: "acc",
+                MemType.ACC_8BIT: "acc"}
+
+
+def config_reason(own: VtaConfig, dut: VtaConfig, dut_name: str) -> str | None:
+    """Why a program of configuration ``own`` cannot run on a design built for ``dut`` (None:
+    it can: equal, or differing only in queues the design holds deeper)."""
+    differ = sorted(k for k in own.values if own.values[k] != dut.values[k]
+                    and not (k in QUEUE_KEYS and dut.values[k] >= own.values[k]))
+    if not differ:
+        return None
+    values = ", ".join(f"{k} {own.values[k]} (DUT {dut.values[k]})" for k in differ)
+    return f"configuration: the vector is built for another configuration than {dut_name}'s: {values}"
+
+
+def runs_on(own: VtaConfig, dut: VtaConfig, spec: str) -> bool:
+    """A vector of ``own`` runs on DUT ``spec`` built for ``dut`` (rtl/ only on its own)."""
+    return not is_native(spec) and config_reason(own, dut, spec) is None
+
+
+def _why(name: str, what: str) -> str:
+    return f"{name}: {what} ({DIFFERENCES[name]})"
+
+
+def program_reasons(vector: Vector, spec: str) -> list[str]:
+    """Why DUT ``spec``'s profile rules ``vector`` out (empty: it runs)."""
+    p = profile_of(spec)
+    report = check_vector(vector)
+    insns = [(i, insn) for i, insn in enumerate(report.insns) if insn is not None]
+    out = []
+    alu = [(i, insn) for i, insn in insns if insn["opcode"] == Opcode.ALU]
+    if p.has("isa.alu-mul") and (hit := [i for i, x in alu if x["alu_opcode"] == AluOp.MUL]):
+        out.append(_why("isa.alu-mul", f"ALU MUL at insn #{hit[0]}"))
+    shr = [i for i, x in alu if x["alu_opcode"] == AluOp.SHR
+           and (not x["use_imm"] or _signed16(x["imm"]) < 0)]
+    if p.has("isa.alu-shr-negative") and shr:
+        out.append(_why("isa.alu-shr-negative", f"ALU SHR by a negative or register operand at "
+                                                f"insn #{shr[0]}"))
+    acc8 = [i for i, x in insns if x["opcode"] == Opcode.LOAD and x["memory_type"] == MemType.ACC_8BIT]
+    if p.has("isa.load-acc8") and acc8:
+        out.append(_why("isa.load-acc8", f"LOAD ACC_8BIT at insn #{acc8[0]}"))
+    bus = vector.config.bus_bytes
+    if p.has("isa.insn-addr-alignment") and vector.insn_addr % bus:
+        out.append(_why("isa.insn-addr-alignment", f"INSN_ADDR {vector.insn_addr:#x} is not a "
+                                                   f"multiple of {bus}"))
+    depth = next((d.limit for d in p.differences if d.name == "config.uop-buffer-depth"), None)
+    uops = [i for i, _ in insns if any(int(fp.max()) >= depth for fp in
+                                       (report.footprints[i].sram("uop"),) if fp.size)] if depth else []
+    if uops:
+        out.append(_why("config.uop-buffer-depth", f"insn #{uops[0]} uses micro-op entries at or "
+                                                   f"beyond {depth}"))
+    if p.registers.base_combine == "or" and (clash := _or_clash(vector, report, insns)):
+        out.append(f"registers.base_combine or: {clash} (the DUT ORs a base into an address, the "
+                   f"spec adds it)")
+    return out
+
+
+def _signed16(value: int) -> int:
+    return value - (1 << 16) if value >= 1 << 15 else value
+
+
+def _or_clash(vector: Vector, report: Any, insns: list[tuple[int, dict]]) -> str:
+    """The first LOAD/STORE whose base shares a bit with an offset from it ('' if none)."""
+    for i, insn in insns:
+        if insn["opcode"] == Opcode.STORE:
+            name = "out"
+        elif insn["opcode"] == Opcode.LOAD:
+            name = BASE_OF_TYPE[MemType(insn["memory_type"])]
+        else:
+            continue
+        fp = report.footprints[i]
+        base = vector.bases.get(name, 0)
+        for addr, n in fp.dram_reads + fp.dram_writes:
+            top = addr + n - 1 - base  # the largest offset added to the base
+            if base & ((1 << top.bit_length()) - 1):
+                return f"insn #{i}: base {name} {base:#x} shares bits with offsets up to {top:#x}"
+    return ""
+
+
+def excluded_record(job: Job, config: str, reason: str) -> dict[str, Any]:
+    """A result record for a job left out (tb/uvm/summary.py shows it as EXCLUDED)."""
+    return {"job": job.name, "passed": True, "excluded": reason, "failures": [],
+            "config": config, "job_spec": job.__dict__}
+
+
+def job_reasons(job: Job, config: str, spec: str) -> list[str]:
+    """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's)."""
+    if job.mode != "program" or job.fault != "none" or job.deadlock or job.expect_kind:
+        return [f"rtl/ only: {for_mode(job.mode).name} checks rtl/'s own register table, status "
+                f"words or fault hooks (tb/uvm/regs.py), which {spec} does not have"]
+    dut_cfg = load_config(config)
+    if job.vector is not None:
+        vector = load_vector(job.vector)
+        if (why := config_reason(vector.config, dut_cfg, spec)) is not None:
+            return [why]
+    else:
+        try:
+            vector = generate(job.seed, dut_cfg, limits=gen_limits(spec))
+        except GenError as exc:
+            return [f"the generator cannot build seed {job.seed} without the DUT's differences: {exc}"]
+    return program_reasons(vector, spec)
+
+
+def select(jobs: list[tuple[str, Job]], spec: str) -> tuple[list[tuple[str, Job]], list[dict[str, Any]]]:
+    """The jobs DUT ``spec`` runs, each on its profile's configuration, and a record of every
+    one left out with its reasons (for rtl/: every job, none left out)."""
+    if is_native(spec):
+        return jobs, []
+    config = profile_of(spec).config_name
+    kept, out = [], []
+    for _, job in jobs:
+        reasons = job_reasons(job, config, spec)
+        if reasons:
+            out.append(excluded_record(job, config, "; ".join(reasons)))
+        else:
+            kept.append((config, job))
+    return kept, out
+
+
+def dut_report(spec: str, results: list[dict[str, Any]]) -> str:
+    """The run's lines about the DUT: each protocol rule its profile waives, with the reason
+    and what the jobs saw ('' for rtl/)."""
+    if is_native(spec):
+        return ""
+    p = profile_of(spec)
+    lines = []
+    for name in WAIVERS:
+        diff = next((d for d in p.differences if d.name == name), None)
+        if diff is None:
+            continue
+        seen = [r for r in results if r.get("waived")]
+        count = sum(r["waived"]["count"] for r in seen)
+        first = f"; first: {seen[0]['job']}: {seen[0]['waived']['first']}" if seen else ""
+        lines.append(f"finding ({p.name}, waived {name}): {DIFFERENCES[name]}; {count} cycle(s) "
+                     f"with such a burst in {len(seen)} job(s){first}. Reason: {diff.reason}")
+    return "\n".join(lines)

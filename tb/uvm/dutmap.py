@@ -1,0 +1,111 @@
+"""The DUT a run drives, as the testbench's program flow sees it: where its registers are.
+
+The testbench was written against rtl/ (tb/uvm/regs.py). A DUT profile (tb/duts) states
+another design's register map; :func:`host_map` turns either into one :class:`HostMap`, the
+only thing the program sequence (tb/uvm/vseq.py), the host's register sequences
+(tb/uvm/host.py) and the watchers ask. ``vta`` is rtl/ itself and keeps regs.py's map, so
+its runs do not change; any other profile runs through the generated wrapper
+(tb/uvm/simbuild.py) and has none of rtl/'s status words, work counters or white-box checkers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
+
+from models.genlib.restrict import Limits
+from tb.uvm.regs import BASE_REGS, COUNTERS, CTRL, CYCLES, DONE, ERROR, INSN_ADDR, INSN_COUNT, PROGRESS, START
+
+if TYPE_CHECKING:
+    from tb.duts.profile import Profile
+
+#: The profile of rtl/ (tb/duts/vta/profile.yaml): the design the testbench was written for.
+NATIVE = "vta"  # tb.duts.profile.DEFAULT_PROFILE (not imported: it loads pyslang)
+#: The progress figure of a foreign DUT: data beats on the memory port (vta_tb_top's tb_beats).
+BEATS = "BUS_BEATS"
+
+
+@dataclass(frozen=True)
+class HostMap:
+    """The registers a program job uses, at this DUT's offsets.
+
+    ``pointers`` holds INSN_ADDR and the five bases (``insn``, ``uop``, ...); with
+    ``pointer_width`` 64 each is a low word at its offset and a high word 4 bytes above.
+    ``combine`` says how the DUT forms a DRAM address from a base and an instruction's
+    offset ("add" as spec section 5 says, or "or"). ``error`` is CTRL's ERROR bit (0 for a DUT
+    without one). ``counters`` are read after DONE into the job's record; ``progress`` are the
+    registers whose movement tells the watchdog the DUT is alive (empty: the bus's beats).
+    """
+
+    native: bool
+    ctrl: int
+    start: int
+    done_offset: int
+    done: int
+    error: int
+    cycles: int
+    insn_count: int
+    pointers: dict[str, int]
+    pointer_width: int = 32
+    combine: str = "add"
+    counters: dict[str, int] = field(default_factory=dict)
+    progress: dict[str, int] = field(default_factory=dict)
+
+    def pointer_writes(self, name: str, value: int) -> list[tuple[int, int]]:
+        """(offset, word) writes that set pointer ``name`` to the byte address ``value``."""
+        offset = self.pointers[name]
+        if self.pointer_width == 32:
+            return [(offset, value & 0xFFFF_FFFF)]
+        return [(offset, value & 0xFFFF_FFFF), (offset + 4, value >> 32 & 0xFFFF_FFFF)]
+
+
+NATIVE_MAP = HostMap(True, CTRL, START, CTRL, DONE, ERROR, CYCLES, INSN_COUNT,
+                     {"insn": INSN_ADDR, **BASE_REGS}, counters=COUNTERS, progress=PROGRESS)
+
+
+def is_native(spec: str) -> bool:
+    """True for rtl/'s own profile, by name (a path to another YAML file is foreign)."""
+    return spec == NATIVE
+
+
+@cache
+def profile_of(spec: str) -> "Profile":
+    """The checked profile (cached: reading one elaborates the DUT's sources; imported here
+    so that runs of rtl/ never load the elaborator)."""
+    from tb.duts.profile import load
+    return load(spec)
+
+
+def host_map(spec: str) -> HostMap:
+    """The register map of DUT ``spec`` (a profile name or path)."""
+    if is_native(spec):
+        return NATIVE_MAP
+    r = profile_of(spec).registers
+    return HostMap(False, r.control, 1 << r.start_bit, r.offset_of(r.done_register), 1 << r.done_bit,
+                   0, r.cycles, r.insn_count, dict(r.pointers), r.pointer_width, r.base_combine,
+                   counters=dict(r.extra))
+
+
+#: Protocol rules a profile's difference waives on the memory port: difference -> the rule's
+#: code in tb/rtl/vta_tb_axi_check.v (7: 4k-crossing). Data checking goes on; each run
+#: reports the waived findings (tb/uvm/applicable.py: dut_report).
+WAIVERS: dict[str, int] = {"protocol.4k-boundary": 7}
+
+
+def waive_mask(spec: str) -> int:
+    """vta_tb_fast's WAIVE_MEM for DUT ``spec``: bit r set for each rule its profile waives."""
+    if is_native(spec):
+        return 0
+    return sum(1 << rule for name, rule in WAIVERS.items() if profile_of(spec).has(name))
+
+
+def gen_limits(spec: str) -> Limits:
+    """What random programs for DUT ``spec`` must leave out (models/genlib/restrict.py): its
+    profile's difference names, ``bases-or`` if it ORs bases into addresses, and the micro-op
+    entries beyond its buffer."""
+    if is_native(spec):
+        return Limits()
+    p = profile_of(spec)
+    names = {d.name for d in p.differences} | ({"bases-or"} if p.registers.base_combine == "or" else set())
+    depth = next((d.limit for d in p.differences if d.name == "config.uop-buffer-depth"), None)
+    return Limits(frozenset(names), depth or 0)
