@@ -113,7 +113,7 @@ OPT_OUT = "VTA_NO_UPSTREAM"
 
 
 def need_netlist() -> None:
-    """The netlist is test input the project requires (.ci/run checks it is there): fail,
+    """The netlist is test input the project requires (CI runs next to it): fail,
     never skip silently; only VTA_NO_UPSTREAM=1 skips, and says so."""
     if NETLIST.is_file():
         return
