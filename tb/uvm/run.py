@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import signal
 import sys
 import time
@@ -52,7 +53,7 @@ from tb.uvm.registry import (
     for_mode,
     make_jobs,
 )
-from tb.uvm.simbuild import MODES, TIMESCALE, TOPLEVELS, BuildError, build
+from tb.uvm.simbuild import DEFINES_VAR, MODES, TIMESCALE, TOPLEVELS, BuildError, build
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -219,7 +220,9 @@ def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
 # --- running -----------------------------------------------------------------------------
 def repro_command(sim: str, config: str, job: Job, mode: str = "full") -> str:
     """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
-    head = f"python -m tb.uvm.run --sim {sim} --mode {mode}"
+    defines = os.environ.get(DEFINES_VAR, "").strip()  # a test-only broken RTL says so
+    env = f"{DEFINES_VAR}={shlex.quote(defines)} " if defines else ""
+    head = f"{env}python -m tb.uvm.run --sim {sim} --mode {mode}"
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
