@@ -19,7 +19,7 @@ export PYTHONHASHSEED := 0
 # number of configurations (builds) of a CONFIG=random run; for `make coverage` and
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
 # the number of mutants, the modules mutated and the test set; for `make rerun` the saved
-# failure's directory.
+# failure's directory; SHRINK=1 shrinks the first failure of each bucket (`make sim`).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -41,6 +41,7 @@ N       ?= 100
 TESTS   ?= quick
 MODULES ?=
 FAILURE ?=
+SHRINK  ?=
 
 comma := ,
 
@@ -56,6 +57,7 @@ $(if $(RANDOM_CONFIGS),$(if $(call is_pos,$(RANDOM_CONFIGS)),,$(error RANDOM_CON
 $(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must be a positive number of seconds)))
 $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
+$(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -67,7 +69,8 @@ SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
 TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--vector $(VECTOR)) \
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
-           $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS))
+           $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
+           $(if $(filter 1,$(SHRINK)),--shrink)
 
 .PHONY: sim test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
 

@@ -30,6 +30,7 @@ from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
+from tb.uvm.buckets import buckets, write_bucket_report
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -386,6 +387,23 @@ def print_failures(results: list[dict]) -> None:
         print(f"  reproduce: {repro_command(r['sim'], r['config'], Job(**spec), r.get('mode', 'full'))}")
 
 
+def shrink_buckets(results: list[dict]) -> None:
+    """Shrink the first saved program of each failure bucket (--shrink, SHRINK=1)."""
+    from tb.uvm.shrink import SHRINK_ERRORS, shrink_dir
+
+    for bucket in buckets(results):
+        saved = next((r["saved"] for r in bucket.records
+                      if r.get("saved") and (Path(r["saved"]) / "manifest.json").is_file()), None)
+        if saved is None:
+            print(f"\nshrink: bucket {bucket.signature}: no saved program to shrink")
+            continue
+        print(f"\nshrink: bucket {bucket.signature}: {saved}")
+        try:
+            shrink_dir(Path(saved))
+        except SHRINK_ERRORS as exc:
+            print(f"shrink: {exc}")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
@@ -410,6 +428,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="wall-time limit of each job, seconds (ends it with the watchdog's diagnosis)")
     p.add_argument("--junit", help="write JUnit XML here")
+    p.add_argument("--shrink", action="store_true", default=os.environ.get("SHRINK") == "1",
+                   help="shrink the first failure of each failure bucket (tb/uvm/shrink.py)")
     return p.parse_args(argv)
 
 
@@ -436,6 +456,13 @@ def main(argv: list[str] | None = None) -> int:
         print_failures(results)
         if args.junit:
             Path(args.junit).write_text(junit_xml(results))
+        junit = Path(args.junit) if args.junit else None
+        text = write_bucket_report(results, junit.parent if junit else WORK,
+                                   f"{junit.stem}-buckets.html" if junit else "buckets.html")
+        if text:
+            print(text)
+        if args.shrink:
+            shrink_buckets(results)
     except (ConfigError, VectorError, BuildError, UsageError) as exc:  # one line, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
