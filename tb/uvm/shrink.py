@@ -66,6 +66,10 @@ class ShrinkError(ValueError):
     """A failure that cannot be shrunk (the message is the one-line error)."""
 
 
+#: Everything a bad failure directory or build raises: one line, no traceback.
+SHRINK_ERRORS = (ShrinkError, RerunError, EditError, ConfigError, VectorError, BuildError)
+
+
 @dataclass
 class Outcome:
     """What a shrink did: the result's directory, sizes and cycles before and after."""
@@ -320,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         d = demo_failure(args.seed, args.sim or "icarus", args.mode or "fast") if args.demo else args.dir
         shrink_dir(d, args.sim, args.mode, args.out, args.rounds, args.timeout)
-    except (ShrinkError, RerunError, EditError, DemoError, ConfigError, VectorError, BuildError) as exc:
+    except (*SHRINK_ERRORS, DemoError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
