@@ -30,7 +30,7 @@ from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.runner import ROOT, sim_env
-from tb.uvm.buckets import buckets, write_bucket_report
+from tb.uvm.buckets import buckets, insn_count, write_bucket_report
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -388,12 +388,14 @@ def print_failures(results: list[dict]) -> None:
 
 
 def shrink_buckets(results: list[dict]) -> None:
-    """Shrink the first saved program of each failure bucket (--shrink, SHRINK=1)."""
+    """Shrink one saved program of each failure bucket (--shrink, SHRINK=1): the one with the
+    fewest instructions, which the shrinker reduces fastest."""
     from tb.uvm.shrink import SHRINK_ERRORS, shrink_dir
 
     for bucket in buckets(results):
-        saved = next((r["saved"] for r in bucket.records
-                      if r.get("saved") and (Path(r["saved"]) / "manifest.json").is_file()), None)
+        programs = [r for r in bucket.records
+                    if r.get("saved") and (Path(r["saved"]) / "manifest.json").is_file()]
+        saved = min(programs, key=lambda r: insn_count(r) or 0)["saved"] if programs else None
         if saved is None:
             print(f"\nshrink: bucket {bucket.signature}: no saved program to shrink")
             continue
