@@ -19,8 +19,8 @@ export PYTHONHASHSEED := 0
 # number of configurations (builds) of a CONFIG=random run; for `make coverage` and
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
 # the number of mutants, the modules mutated and the test set; for `make rerun` the saved
-# failure's directory; for `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML
-# path).
+# failure's directory; SHRINK=1 shrinks the first failure of each bucket (`make sim`); for
+# `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML path).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -43,6 +43,7 @@ TESTS   ?= quick
 MODULES ?=
 FAILURE ?=
 DUT     ?= vta
+SHRINK  ?=
 
 comma := ,
 
@@ -58,6 +59,7 @@ $(if $(RANDOM_CONFIGS),$(if $(call is_pos,$(RANDOM_CONFIGS)),,$(error RANDOM_CON
 $(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must be a positive number of seconds)))
 $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
+$(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -70,7 +72,8 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
-           $(if $(filter-out vta,$(DUT)),--dut $(DUT))
+           $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
+           $(if $(filter 1,$(SHRINK)),--shrink)
 
 .PHONY: sim upstream test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
 

@@ -233,7 +233,12 @@ module vta_gemm_alu #(
             sra = $signed(a) >>> b[LOG_ACC_WIDTH-1:0];
             case (op)
                 ALU_MIN: alu_lane = ($signed(a) < $signed(b)) ? a : b;
+`ifdef VTA_TEST_BREAK_ALU_MAX
+                // test-only breakage (rtl/README.md): MAX returns the smaller operand
+                ALU_MAX: alu_lane = ($signed(a) < $signed(b)) ? a : b;
+`else
                 ALU_MAX: alu_lane = ($signed(a) > $signed(b)) ? a : b;
+`endif
                 ALU_ADD: alu_lane = a + b;
                 ALU_SHR: begin
                     if (!b[ACC_W-1])

@@ -1,8 +1,8 @@
 """What the directed vectors put into DRAM, and in which layout.
 
-Every vector is written for one of three shipped configurations (or `small` on a wider bus) and draws its random
-data from a generator seeded by its own name, so regenerating one vector never changes
-another and two runs give byte-identical files. The shape helpers name the element
+Every vector is written for one of three shipped configurations (or `small` on a wider
+bus) and draws its random data from a generator seeded by its own name, so regenerating
+one vector never changes another and two runs give byte-identical files. The shape helpers name the element
 layouts of spec section 1 (an INP element is BATCH x BLOCK_IN lanes, ...); :func:`tiles`
 cuts whole matrices into those elements, and :func:`put_matrices` / :func:`random_inp_wgt`
 place GEMM operands the way most vectors do.

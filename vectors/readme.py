@@ -10,6 +10,7 @@ from models.config import load_config
 from models.spec import SHIPPED_CONFIGS, shipped_name
 from models.vector import Vector
 
+
 def config_label(vector: Vector) -> str:
     """A shipped configuration's name, else the nearest one's and the keys that differ."""
     name = shipped_name(vector.config)

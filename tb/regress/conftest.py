@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tb.runner import BUILD_ROOT
+from tb.uvm.buckets import write_bucket_report
 from tb.uvm.jobs import DEFAULT_RANDOM_POOL
 from tb.uvm.run import print_failures
 from tb.uvm.simbuild import BUILD_SUFFIX_VAR, MODES
@@ -75,10 +76,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     for line in summary_table(records).splitlines():
         write(line)
     print_failures(records)
+    junit = config.getoption("regress_junit")
+    text = write_bucket_report(records, Path(junit).parent if junit else os.environ[RUN_DIR_VAR],
+                               f"{Path(junit).stem}-buckets.html" if junit else "buckets.html")
+    for line in text.splitlines():
+        write(line)
     bad = sum(not r["passed"] for r in records)
     write(f"\nregression: {len(records) - bad} passed, {bad} failed of "
           f"{config.getoption('count')} programs in {time.perf_counter() - config.stash[_START]:.1f} s")
-    junit = config.getoption("regress_junit")
     if junit:
         Path(junit).parent.mkdir(parents=True, exist_ok=True)
         Path(junit).write_text(junit_xml(records, suite=f"vta-regress-{config.getoption('sim')}"))

@@ -31,6 +31,8 @@ EXTRA_CONFIGS = {
 CONFIGS = {name: load_config(name) for name in SHIPPED_CONFIGS}
 CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
 
+#: The test-only breakages (rtl/README.md): defines that tests build to get a failing RTL.
+TEST_DEFINES = ("VTA_TEST_BREAK_ALU_MAX",)
 VERILATORS = [str(VERILATOR_ROOT / "bin" / "verilator")]
 if Path("/usr/bin/verilator").exists():  # Debian's 5.006, run by the before-stop hook
     VERILATORS.append("/usr/bin/verilator")
@@ -63,6 +65,23 @@ def test_verilator_lint_configs(name):
                          capture_output=True, text=True)
     out = res.stdout + res.stderr
     assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("binary", VERILATORS)
+def test_test_only_defines_lint_clean(binary, tmp_path):
+    """Each test-only breakage of rtl/README.md ("Test-only defines") is as clean as the
+    design under Verilator and Icarus -Wall."""
+    for define in TEST_DEFINES:
+        res = subprocess.run([binary, "--lint-only", "-Wall", "-Irtl", f"-D{define}",
+                              *map(str, rtl_sources())], cwd=ROOT, env=_verilator_env(binary),
+                             capture_output=True, text=True)
+        out = res.stdout + res.stderr
+        assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
+        res = subprocess.run(["iverilog", "-g2012", "-Wall", "-I", str(RTL_DIR), f"-D{define}",
+                              "-s", "vta_top", "-o", str(tmp_path / "a.vvp"), *map(str, rtl_sources())],
+                             cwd=ROOT, capture_output=True, text=True)
+        assert res.returncode == 0 and not (res.stdout + res.stderr).strip(), res.stdout + res.stderr
 
 
 @pytest.mark.sim

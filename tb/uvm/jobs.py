@@ -89,6 +89,7 @@ class Plan:
     timeout: float | None = None  # wall seconds each program job may run (None: no limit)
     mode: str = "full"  # testbench mode: "full" (Python bus models) or "fast" (tb/uvm/fast.py)
     dut: str = "vta"  # DUT profile, a name or a path (tb/duts; tb/uvm/dutmap.py)
+    queue: str | None = None  # after ``jobs``, run the batches handed in here (tb/uvm/session.py)
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(asdict(self), indent=1))

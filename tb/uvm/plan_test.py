@@ -34,6 +34,7 @@ from tb.uvm.fast import FastEnv, init_inputs
 from tb.uvm.host import HostHung
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.registry import for_mode
+from tb.uvm.session import BatchQueue
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.verdict import Verdict
 from tb.uvm.vseq import failure_dir, reset_dut
@@ -101,9 +102,19 @@ class PlanTest(uvm_test):
         await Timer(1, "ns")
         Clock(dut.ap_clk, PERIOD_NS, unit="ns", impl="gpi").start()  # no Python wake per edge
         await reset_dut(dut)
+        self.failed_jobs: list[str] = []
+        await self.run_jobs(self.plan.jobs)
+        if self.plan.queue:
+            queue = BatchQueue(Path(self.plan.queue))
+            while (batch := queue.next()) is not None:
+                await self.run_jobs(batch)
+                queue.done()
+        self.drop_objection()
+
+    async def run_jobs(self, jobs: list[Job]) -> None:
+        """Run jobs in order, each recorded in the results file; failed ones in failed_jobs."""
         verdict = self.env.verdict
-        bad = []
-        for job in self.plan.jobs:
+        for job in jobs:
             if self.plan.timeout:  # the kernel ends the process if Python never regains control
                 signal.alarm(math.ceil(backstop(self.plan.timeout)))
             verdict.start(job.name)
@@ -126,12 +137,10 @@ class PlanTest(uvm_test):
                            contention=self.env.contention(), waived=self.env.waived(),
                            saved=saved, **info)
             if not passed:
-                bad.append(job.name)
+                self.failed_jobs.append(job.name)
             if hung is not None:
                 raise hung  # the DUT state is unusable: the runner restarts for the rest
         signal.alarm(0)
-        self.failed_jobs = bad
-        self.drop_objection()
 
 
 @cocotb.test()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import signal
 import sys
 import time
@@ -35,6 +36,7 @@ from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.duts.schema import ProfileError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
+from tb.uvm.buckets import buckets, insn_count, write_bucket_report
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
@@ -59,7 +61,7 @@ from tb.uvm.registry import (
     for_mode,
     make_jobs,
 )
-from tb.uvm.simbuild import MODES, TIMESCALE, TOPLEVELS, BuildError, build
+from tb.uvm.simbuild import DEFINES_VAR, MODES, TIMESCALE, TOPLEVELS, BuildError, build
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -226,7 +228,10 @@ def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
 # --- running -----------------------------------------------------------------------------
 def repro_command(sim: str, config: str, job: Job, mode: str = "full", dut: str = NATIVE) -> str:
     """One command that reproduces a job (the saved vector carries profile, seed and fault)."""
-    head = f"python -m tb.uvm.run --sim {sim} --mode {mode}" + ("" if is_native(dut) else f" --dut {dut}")
+    defines = os.environ.get(DEFINES_VAR, "").strip()  # a test-only broken RTL says so
+    env = f"{DEFINES_VAR}={shlex.quote(defines)} " if defines else ""
+    head = f"{env}python -m tb.uvm.run --sim {sim} --mode {mode}"
+    head += "" if is_native(dut) else f" --dut {dut}"
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
@@ -391,6 +396,25 @@ def print_failures(results: list[dict]) -> None:
         print(f"  reproduce: {repro}")
 
 
+def shrink_buckets(results: list[dict]) -> None:
+    """Shrink one saved program of each failure bucket (--shrink, SHRINK=1): the one with the
+    fewest instructions, which the shrinker reduces fastest."""
+    from tb.uvm.shrink import SHRINK_ERRORS, shrink_dir
+
+    for bucket in buckets(results):
+        programs = [r for r in bucket.records
+                    if r.get("saved") and (Path(r["saved"]) / "manifest.json").is_file()]
+        saved = min(programs, key=lambda r: insn_count(r) or 0)["saved"] if programs else None
+        if saved is None:
+            print(f"\nshrink: bucket {bucket.signature}: no saved program to shrink")
+            continue
+        print(f"\nshrink: bucket {bucket.signature}: {saved}")
+        try:
+            shrink_dir(Path(saved))
+        except SHRINK_ERRORS as exc:
+            print(f"shrink: {exc}")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
@@ -417,6 +441,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--junit", help="write JUnit XML here")
     p.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
                    help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
+    p.add_argument("--shrink", action="store_true", default=os.environ.get("SHRINK") == "1",
+                   help="shrink the first failure of each failure bucket (tb/uvm/shrink.py)")
     return p.parse_args(argv)
 
 
@@ -458,7 +484,14 @@ def main(argv: list[str] | None = None) -> int:
         print_failures(results)
         if args.junit:
             Path(args.junit).write_text(junit_xml(results))
-    except (ConfigError, VectorError, BuildError, UsageError, ProfileError) as exc:  # one line
+        junit = Path(args.junit) if args.junit else None
+        text = write_bucket_report(results, junit.parent if junit else WORK,
+                                   f"{junit.stem}-buckets.html" if junit else "buckets.html")
+        if text:
+            print(text)
+        if args.shrink:
+            shrink_buckets(results)
+    except (ConfigError, VectorError, BuildError, UsageError, ProfileError) as exc:  # one line, no traceback
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # an unwritable output or work directory

@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -49,17 +50,46 @@ def sources(sim: str = "icarus", mode: str = "full", dut: str = NATIVE) -> list[
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
 
 
+#: Environment variable naming Verilog defines for the design, space- or comma-separated
+#: ``NAME`` or ``NAME=VALUE``: the test-only breakages of rtl/README.md ("Test-only defines")
+#: that tb/tests/test_shrink.py builds to get a failing RTL on purpose.
+DEFINES_VAR = "VTA_DEFINES"
+_DEFINE = re.compile(r"[A-Za-z_]\w*(=\w+)?")
+
+
+def rtl_defines() -> dict[str, str]:
+    """The defines VTA_DEFINES names (NAME alone is NAME=1); a malformed one is a BuildError."""
+    out = {}
+    for item in re.split(r"[\s,]+", os.environ.get(DEFINES_VAR, "").strip()):
+        if not item:
+            continue
+        if not _DEFINE.fullmatch(item):
+            raise BuildError(f"{DEFINES_VAR}: {item!r} is not a Verilog define (NAME or NAME=VALUE)")
+        name, _, value = item.partition("=")
+        out[name] = value or "1"
+    return out
+
+
+def defines_suffix() -> str:
+    """Build-directory suffix of the defines: a broken variant never reuses a clean build."""
+    defines = rtl_defines()
+    if not defines:
+        return ""
+    return "-def" + hashlib.sha1(json.dumps(sorted(defines.items())).encode()).hexdigest()[:8]
+
+
 def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full", dut: str = NATIVE) -> Path:
     suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
     design = "" if is_native(dut) else f"{profile_of(dut).name}-"
     return BUILD_ROOT / (f"uvm-{design}{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
                          f"{'-waves' if waves else ''}"
-                         f"{'-cov' if coverage_args(sim) else ''}{rtl_suffix()}"
+                         f"{'-cov' if coverage_args(sim) else ''}{rtl_suffix()}{defines_suffix()}"
                          f"{'-' + suffix if suffix else ''}")
 
 
 def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str, dut: str = NATIVE) -> str:
-    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVELS[mode]}:{coverage_args(sim)}".encode())
+    h = hashlib.sha1(f"{sim}:{waves}:{TOPLEVELS[mode]}:{coverage_args(sim)}:"
+                     f"{sorted(rtl_defines().items())}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
     if not is_native(dut):
         h.update(foreign_wrapper(dut).encode())
@@ -167,7 +197,8 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path,
         runner(sim, mode).build(sources=files, includes=[str(RTL_DIR)],
                               hdl_toplevel=TOPLEVELS[mode],
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
-                              parameters=parameters, defines=defines, build_args=build_args,
+                              parameters=parameters, defines={**defines, **rtl_defines()},
+                              build_args=build_args,
                               log_file=str(log))
     except (SystemExit, RuntimeError, subprocess.CalledProcessError, OSError) as exc:
         raise BuildError(f"{sim} build of {TOPLEVELS[mode]} failed; see {log}") from exc

@@ -1,0 +1,166 @@
+"""A simulator process that stays up and runs batches of jobs handed to it one after another.
+
+tb/uvm/run.py knows every job before it starts a simulator. The shrinker (tb/uvm/shrink.py)
+does not: each batch of candidate programs depends on which of the previous batch still
+failed. Starting a simulator per batch costs seconds (Python, cocotb, pyuvm, the
+environment's build phase), many times what a small candidate takes to simulate, so the
+session starts one process and feeds it: the client writes ``batch-<k>.json`` (the jobs)
+into a queue directory, the cocotb test (tb/uvm/plan_test.py, ``Plan.queue``) runs them
+like any plan's jobs, appending their records to the results file, and writes
+``batch-<k>.done``. A ``stop`` file, the client's death or an idle hour ends the process.
+If the simulator dies in a job, that job gets an ``error`` record and the rest of the
+batch runs in a fresh process, as run.py's restarts do.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from tb.uvm.jobs import Job, Plan
+
+POLL = 0.02  # seconds between looks at the queue directory
+IDLE_LIMIT = 3600.0  # seconds a simulator waits for a batch before it gives up
+MAX_RESTARTS = 5
+
+
+class BatchQueue:
+    """The simulator's side: the next batch of jobs, and the marker that it is done."""
+
+    def __init__(self, directory: Path) -> None:
+        self.dir = directory
+        self.k = 0
+        self.parent = os.getppid()
+
+    def next(self) -> list[Job] | None:
+        """Block (the simulation is paused meanwhile) until a batch or the stop file comes;
+        None to stop, also when the client has gone or nothing came for IDLE_LIMIT."""
+        path = self.dir / f"batch-{self.k}.json"
+        waited = time.monotonic()
+        while not path.exists():
+            if ((self.dir / "stop").exists() or os.getppid() != self.parent
+                    or time.monotonic() - waited > IDLE_LIMIT):
+                return None
+            time.sleep(POLL)
+        return [Job(**raw) for raw in json.loads(path.read_text())]
+
+    def done(self) -> None:
+        (self.dir / f"batch-{self.k}.done").write_text("")
+        self.k += 1
+
+
+class SimSession:
+    """The client's side: ``run(jobs)`` returns one result record per job, in order.
+
+    Records are the end records of tb/uvm/plan_test.py (``job``, ``passed``, ``failures``,
+    ``cycles``, ...) plus ``job_spec``, ``sim``, ``config`` and ``mode``, as run.py's.
+    """
+
+    def __init__(self, sim: str, config: str, mode: str, workdir: Path, failures: Path,
+                 timeout: float | None = None) -> None:
+        self.sim, self.config, self.mode, self.timeout = sim, config, mode, timeout
+        self.workdir, self.failures = workdir, failures
+        self.starts = 0
+        self.thread: threading.Thread | None = None
+
+    def __enter__(self) -> "SimSession":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _start(self) -> None:
+        """A fresh simulator process waiting on its own queue directory."""
+        from cocotb_tools.runner import get_runner
+
+        from models.config import load_config
+        from tb.uvm.simbuild import TIMESCALE, TOPLEVELS, build
+
+        bdir = build(self.sim, load_config(self.config), False, self.mode)
+        self.tdir = self.workdir / f"session-{self.starts}"
+        self.starts += 1
+        self.queue = self.tdir / "queue"
+        self.queue.mkdir(parents=True, exist_ok=True)
+        self.results = self.tdir / "results.jsonl"
+        self.results.unlink(missing_ok=True)
+        self.batch = 0
+        plan = Plan(self.sim, self.config, [], str(self.results), str(self.failures), {},
+                    self.timeout, self.mode, str(self.queue))
+        plan.save(self.tdir / "plan.json")
+        kwargs: dict[str, Any] = dict(
+            test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[self.mode],
+            hdl_toplevel_lang="verilog", build_dir=str(bdir), test_dir=str(self.tdir),
+            extra_env={"VTA_UVM_PLAN": str(self.tdir / "plan.json")}, timescale=TIMESCALE,
+            results_xml=str(self.tdir / "results.xml"), log_file=str(self.tdir / "sim.log"))
+
+        def target() -> None:
+            try:
+                get_runner(self.sim).test(**kwargs)
+            except (SystemExit, RuntimeError):  # failed jobs fail the cocotb test: expected
+                pass
+
+        self.thread = threading.Thread(target=target, daemon=True)
+        self.thread.start()
+
+    def run(self, jobs: list[Job]) -> list[dict]:
+        """Run ``jobs`` (unique names) in the session's process, restarting it after a crash."""
+        done: dict[str, dict] = {}
+        remaining = list(jobs)
+        for _ in range(MAX_RESTARTS + 1):
+            if not remaining:
+                break
+            if self.thread is None or not self.thread.is_alive():
+                self._start()
+            finished = self._batch(remaining)
+            done.update(finished)
+            remaining = [j for j in remaining if j.name not in done]
+        for job in remaining:
+            done[job.name] = self._lost(job, "the simulator kept stopping")
+        for job in jobs:
+            done[job.name].update(job_spec=asdict(job), sim=self.sim, config=self.config,
+                                  mode=self.mode)
+        return [done[j.name] for j in jobs]
+
+    def _batch(self, jobs: list[Job]) -> dict[str, dict]:
+        """Hand one batch to the running process; the records of the jobs it finished (and an
+        error record for the job it died in, if it died)."""
+        name = f"batch-{self.batch}"
+        tmp = self.queue / f"{name}.tmp"
+        tmp.write_text(json.dumps([asdict(j) for j in jobs]))
+        tmp.replace(self.queue / f"{name}.json")
+        marker = self.queue / f"{name}.done"
+        while not marker.exists() and self.thread is not None and self.thread.is_alive():
+            time.sleep(POLL)
+        self.batch += 1
+        names = {j.name for j in jobs}
+        out, current = {}, None
+        if self.results.exists():
+            for line in self.results.read_text().splitlines():
+                rec = json.loads(line)
+                if rec.get("job") not in names:
+                    continue
+                if rec["event"] == "start":
+                    current = rec["job"]
+                elif rec["event"] == "end":
+                    out[rec["job"]] = rec
+                    current = None
+        if not marker.exists() and current is not None:  # died in this job
+            out[current] = self._lost(next(j for j in jobs if j.name == current),
+                                      f"the simulator stopped during this job; see {self.tdir / 'sim.log'}")
+        return out
+
+    @staticmethod
+    def _lost(job: Job, why: str) -> dict:
+        return {"job": job.name, "passed": False, "failures": [
+            {"kind": "error", "cycle": 0, "message": why}]}
+
+    def close(self) -> None:
+        """Stop the process (it ends its cocotb test and exits) and wait for it."""
+        if self.thread is not None and self.thread.is_alive():
+            (self.queue / "stop").write_text("")
+            self.thread.join(timeout=60)
+        self.thread = None
