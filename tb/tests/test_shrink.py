@@ -119,3 +119,10 @@ def test_shrinks_a_broken_alu_max_failure(tmp_path: Path, monkeypatch: pytest.Mo
 
     monkeypatch.delenv(DEFINES_VAR, raising=False)  # the real RTL: the failure is gone
     one_line_error(capsys, [str(shrunk)], str(shrunk), "passes")
+    # a saved failure whose program now fails otherwise is not shrunk towards the new failure
+    side = saved / "tb_uvm.json"
+    raw = json.loads(side.read_text())
+    raw["failures"][0].update(kind="protocol", message="protocol violation at cycle 9 [aw-hold]: x")
+    side.write_text(json.dumps(raw))
+    monkeypatch.setenv(DEFINES_VAR, BREAK)
+    one_line_error(capsys, [str(saved)], str(saved), "fails differently")

@@ -89,7 +89,7 @@ class SimSession:
         self.results.unlink(missing_ok=True)
         self.batch = 0
         plan = Plan(self.sim, self.config, [], str(self.results), str(self.failures), {},
-                    self.timeout, self.mode, str(self.queue))
+                    self.timeout, self.mode, queue=str(self.queue))
         plan.save(self.tdir / "plan.json")
         kwargs: dict[str, Any] = dict(
             test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[self.mode],

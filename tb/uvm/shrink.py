@@ -262,6 +262,11 @@ def shrink_dir(d: Path, sim: str | None = None, mode: str | None = None, out: Pa
             raise ShrinkError(f"{d}: the saved program passes on {sim} ({mode}, "
                               f"{DEFINES_VAR}={defines!r}): there is no failure to shrink")
         target = signature(first)
+        was = signature({"failures": [saved.first]}) if saved.first else None
+        if was is not None and target != was:
+            raise ShrinkError(f"{d}: the saved program now fails differently on {sim} ({mode}): "
+                              f"{target}, saved as {was}; rerun it (make rerun FAILURE={d}) and "
+                              f"shrink the failure that run saves")
         log(f"[shrink] signature: {target}")
         shrinker = Shrinker(session, job, target, original, cycles_of(first), work, log)
         shrinker.quiet_bus()
