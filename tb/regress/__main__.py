@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             finished += 1
             print(f"[regress] {finished}/{len(chunks)} chunks: {res.chunk} {Path(chunk.config).stem} "
-                  f"({len(chunk.jobs)} programs) on worker {res.worker}: "
+                  f"({len(chunk.jobs)} program{'s' if len(chunk.jobs) != 1 else ''}) on worker {res.worker}: "
                   f"{len(res.records) - bad} passed, {bad} failed, {res.wall:.1f} s", flush=True)
     except (ConfigError, PlanError, EngineError, BuildError) as exc:  # one line, no traceback
         print(f"error: {exc}", file=sys.stderr)
