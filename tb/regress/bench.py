@@ -45,7 +45,7 @@ def run(label: str, sim: str, count: int, chunk: int, engine: list[str]) -> floa
 
 
 def measure(label: str, sim: str, count: int, chunk: int, engine: list[str], warm: int) -> float:
-    print(f"[bench] {label}: warm-up ({warm} programs: builds) ...", flush=True)
+    print(f"[bench] {label}: warm-up ({warm} program{'s' if warm > 1 else ''}: builds) ...", flush=True)
     run(f"{label} warm-up", sim, warm, 1, engine)
     print(f"[bench] {label}: {count} programs ...", flush=True)
     wall = run(label, sim, count, chunk, engine)

@@ -37,7 +37,7 @@ def sources(sim: str = "icarus", mode: str = "full") -> list[Path]:
 
 
 #: Environment variable naming a private build directory suffix: the regression's
-#: pytest-xdist workers (tb/regress) each build into their own directories.
+#: Dask worker processes (tb/regress/engine.py) each build into their own directories.
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
 
 
