@@ -20,7 +20,10 @@ export PYTHONHASHSEED := 0
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
 # the number of mutants, the modules mutated and the test set; for `make rerun` the saved
 # failure's directory; SHRINK=1 shrinks the first failure of each bucket (`make sim`); for
-# `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML path).
+# `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML path); for
+# `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
+# of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
+# directory) to run only what an interrupted regression left.
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -44,6 +47,8 @@ MODULES ?=
 FAILURE ?=
 DUT     ?= vta
 SHRINK  ?=
+SCHEDULER ?=
+RESUME  ?=
 
 comma := ,
 
@@ -65,6 +70,8 @@ $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(com
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
 $(if $(filter-out directed quick regress,$(TESTS)),$(error TESTS=$(TESTS): must be directed, quick or regress))
 $(if $(filter mutate,$(MAKECMDGOALS)),$(if $(filter all,$(SIM)),$(error SIM=all: make mutate runs on one simulator, icarus or verilator)))
+$(if $(SCHEDULER),$(if $(shell printf '%s' '$(SCHEDULER)' | grep -Exq '([a-z]+://)?[^/: ]+:[0-9]+' && echo y),,$(error SCHEDULER=$(SCHEDULER): must be a scheduler address, tcp://HOST:PORT)))
+$(if $(filter-out 0 1,$(RESUME)),$(if $(filter all,$(SIM)),$(error RESUME=$(RESUME): a run directory is one simulator's run; with SIM=all use RESUME=1)))
 $(if $(filter rerun,$(MAKECMDGOALS)),$(if $(FAILURE),,$(error FAILURE is missing: make rerun FAILURE=DIR reruns the saved failure DIR (a directory under build/failures/))))
 
 SIMS    := $(if $(filter all,$(SIM)),icarus verilator,$(SIM))
@@ -75,7 +82,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
-.PHONY: sim upstream test lint vectors bench regress coverage workloads mutate rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -109,15 +116,23 @@ lint: sysdeps $(STAMP)
 vectors: sysdeps $(STAMP)
 	$(PY) vectors/generate.py $(if $(OUT),--out $(OUT))
 
+# Random programs in chunks on Dask workers (tb/regress): a LocalCluster of JOBS processes or
+# the cluster at SCHEDULER; results in build/regress/<parameters>/, JUnit per simulator.
 regress: sysdeps $(STAMP)
-	@set -e; for s in $(SIMS); do $(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) tb/regress \
-		--sim $$s --mode $(MODE) --seed $(or $(SEED),1) --count $(or $(COUNT),100) \
-		$(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
-		$(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
-		--regress-junit build/regress-$$s.xml; done
+	@set -e; for s in $(SIMS); do $(PY) -m tb.regress --sim $$s --mode $(MODE) --seed $(or $(SEED),1) \
+		--count $(or $(COUNT),100) $(if $(CONFIG),--config $(CONFIG)) $(if $(PROFILE),--profile $(PROFILE)) \
+		$(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) --jobs $(JOBS) \
+		$(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
+		$(if $(filter 1,$(RESUME)),--resume,$(if $(filter-out 0,$(RESUME)),--resume $(RESUME))) \
+		--junit build/regress-$$s.xml; done
+
+# Throughput of the regression engine: programs per minute, one process against Dask workers.
+regress-bench: sysdeps $(STAMP)
+	$(PY) -m tb.regress.bench --sim $(or $(filter-out all,$(SIM)),icarus) $(if $(COUNT),--count $(COUNT))
 
 coverage: sysdeps $(STAMP)
 	$(PY) -m tb.cov.regression $(if $(COUNT),--count $(COUNT)) $(if $(SEED),--seed $(SEED)) --jobs $(JOBS) \
+		$(if $(SCHEDULER),--scheduler $(SCHEDULER)) \
 		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
 
 # ResNet-18 layers on the RTL with the roofline report (build/workloads/, per simulator

@@ -1,6 +1,7 @@
 """Driver: the regression with coverage on, steered random programs, then the report.
 
-    python -m tb.cov.regression [--count N] [--batch B] [--jobs J] [--seed S] [--out build/coverage] [--smoke]
+    python -m tb.cov.regression [--count N] [--batch B] [--jobs J | --scheduler ADDRESS] [--seed S]
+        [--out build/coverage] [--smoke]
 
 1. The fixed suite on Verilator with coverage builds: every directed vector, the
    closure programs (tb/cov/closure.py), register map, mid-program reset, back-to-back
@@ -12,9 +13,12 @@
    written as vectors under <out>/programs/.
 3. ``tb.cov.report`` over the per-test data in <out>/data: index.html, summary.json.
 
-Every simulator process leaves one functional JSON and one Verilator coverage.dat; the
-driver copies the .dat next to the JSON. Exit status is the report's (1 if a target is
-missed) or 1 if a job failed.
+The simulator processes run on Dask workers (tb/regress/engine.py): a LocalCluster of
+``--jobs`` processes, or the cluster at ``--scheduler``. Each process leaves one functional
+JSON and one Verilator coverage.dat on its worker; the worker sends both back and the driver
+writes them into <out>/data as ``<test>.json`` and ``<test>.dat``, so the report merges
+every worker's coverage, remote ones included. Exit status is the report's (1 if a target
+is missed) or 1 if a job failed.
 
 ``--smoke`` (``make coverage SMOKE=1``) keeps every step but shrinks the fixed suite to
 one directed vector, the closure programs of one placement, the flows and one negative
@@ -23,16 +27,19 @@ the suite's own test of ``make coverage``. Its figures miss the targets by desig
 """
 from __future__ import annotations
 
+import argparse
 import json
-import os
 import random
 import shutil
 import sys
 import time
 from collections import Counter
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TypedDict
+
+from distributed import Client
 
 from models.argtypes import OneLineParser, positive_int
 from models.argtypes import seed as seed_arg
@@ -40,13 +47,16 @@ from models.config import load_config
 from models.gen import GenKnobs, generate
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, data, report, steer, waivers
-from tb.cov.coverage_switch import ENV_VAR
 from tb.cov.testplan import job_kind
+from tb.regress import engine
+from tb.regress.engine import EngineError
+from tb.regress.plan import chunks_of
 from tb.runner import ROOT
 from tb.uvm import registry
 from tb.uvm import run as uvm_run
 from tb.uvm.jobs import Job, draw_random
 from tb.uvm.registry import JobRequest
+from tb.uvm.simbuild import BuildError
 
 SIM = "verilator"  # the simulator with code coverage
 CLOSURE_CONFIGS = ("small", "default")  # the regression's main configuration and the largest
@@ -109,14 +119,16 @@ def steered_jobs(out: Path, seeds: range, unhit: list[tuple[str, str]], rng: ran
     return jobs
 
 
-def collect_dats(data_dir: Path) -> None:
-    """Copy each process's coverage.dat next to its functional JSON (once)."""
-    for js in data_dir.glob("*.json"):
-        if js.name == "run.json":
-            continue
-        dat = Path(data.load(js).get("cwd", "")) / "coverage.dat"
-        if dat.is_file() and not js.with_suffix(".dat").exists():
-            shutil.copy(dat, js.with_suffix(".dat"))
+def run_jobs(client: Client, data_dir: Path, jobs: list[tuple[str, Job]], parts: int,
+             name: str) -> list[dict]:
+    """Jobs with coverage on the Dask workers, ``parts`` simulator processes per configuration
+    (back-to-back chains kept whole); every process's coverage files land in ``data_dir``."""
+    results = []
+    for res in engine.run_dask(client, chunks_of(SIM, jobs, "full", parts, name, coverage=True)):
+        for file, content in res.coverage.items():
+            (data_dir / file).write_bytes(content)
+        results += res.records
+    return results
 
 
 def tests(data_dir: Path) -> set[Path]:
@@ -142,12 +154,49 @@ def point(programs: int, data_dir: Path, fixed: set[Path]) -> dict:
             "random_percent_hit": random_only["percent_hit"]}
 
 
+def run_regression(client: Client, args: argparse.Namespace, data_dir: Path
+                   ) -> tuple[list[dict], list[dict]]:
+    """Steps 1 and 2 on the cluster: every job's result and the coverage history."""
+    run = partial(run_jobs, client, data_dir)
+    waived = set(waivers.load())
+    rng = random.Random(args.seed)
+    results = run(fixed_jobs(args.out, args.seed, args.smoke), args.jobs, "fixed")
+    # Negative tests on their own: a fault may end its simulator process, and Verilator
+    # writes coverage.dat only at a normal exit, so no other job shares that process.
+    negative = [pair for test in registry.group("negative")
+                for pair in test.make_jobs(JobRequest(SIM, seed=args.seed))]
+    if args.smoke:
+        negative = [(c, j) for c, j in negative if j.name == SMOKE_FAULT]
+    results += run(negative, args.jobs, "negative")
+    fixed = tests(data_dir)
+    history = [point(0, data_dir, fixed)]
+    base = args.seed + 1000  # random seeds distinct from the fixed suite's
+    done = 0
+    while done < args.count:
+        n = min(args.batch, args.count - done)
+        seeds = range(base + done, base + done + n)
+        if done == 0:
+            jobs = uvm_run.random_jobs(seeds.start, n, FLOW_CONFIG if args.smoke else None, None)
+        else:
+            jobs = steered_jobs(args.out, seeds, targets(data_dir, fixed, waived), rng)
+        results += run(jobs, args.jobs, f"batch{done}")
+        done += n
+        history.append(point(done, data_dir, fixed))
+        print(f"[cov] {done} random programs: {history[-1]['percent_hit']:.1f} % of bins hit "
+              f"({history[-1]['random_percent_hit']:.1f} % by random programs alone)", flush=True)
+    return results, history
+
+
 def main(argv: list[str] | None = None) -> int:
     p = OneLineParser(prog="python -m tb.cov.regression", description=__doc__.split("\n\n")[0])
     p.add_argument("--count", type=positive_int, default=40, help="random programs (default 40)")
     p.add_argument("--batch", type=positive_int, default=10, help="programs between coverage updates")
     p.add_argument("--seed", type=seed_arg, default=1)
-    p.add_argument("--jobs", type=positive_int, default=2, help="simulator processes in parallel")
+    p.add_argument("--jobs", type=positive_int, default=2,
+                   help="simulator processes in parallel: the LocalCluster's worker processes")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on the Dask cluster of this scheduler (tcp://host:8786); its workers "
+                        "must see --out (the driver writes programs there)")
     p.add_argument("--out", type=Path, default=ROOT / "build" / "coverage")
     p.add_argument("--smoke", action="store_true",
                    help="a sample of the fixed suite on one configuration (tests of this command)")
@@ -160,37 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     data_dir = args.out / "data"
     shutil.rmtree(args.out, ignore_errors=True)
     data_dir.mkdir(parents=True)
-    os.environ[ENV_VAR] = str(data_dir.resolve())
-    uvm_run.prepare_env()
-    waived = set(waivers.load())
-    rng = random.Random(args.seed)
-    results: list[dict] = uvm_run.run_all(SIM, fixed_jobs(args.out, args.seed, args.smoke),
-                                          args.jobs, False)
-    # Negative tests on their own: a fault may end its simulator process, and Verilator
-    # writes coverage.dat only at a normal exit, so no other job shares that process.
-    negative = [pair for test in registry.group("negative")
-                for pair in test.make_jobs(JobRequest(SIM, seed=args.seed))]
-    if args.smoke:
-        negative = [(c, j) for c, j in negative if j.name == SMOKE_FAULT]
-    results += uvm_run.run_all(SIM, negative, args.jobs, False)
-    collect_dats(data_dir)
-    fixed = tests(data_dir)
-    history = [point(0, data_dir, fixed)]
-    base = args.seed + 1000  # random seeds distinct from the fixed suite's
-    done = 0
-    while done < args.count:
-        n = min(args.batch, args.count - done)
-        seeds = range(base + done, base + done + n)
-        if done == 0:
-            jobs = uvm_run.random_jobs(seeds.start, n, FLOW_CONFIG if args.smoke else None, None)
-        else:
-            jobs = steered_jobs(args.out, seeds, targets(data_dir, fixed, waived), rng)
-        results += uvm_run.run_all(SIM, jobs, args.jobs, False)
-        collect_dats(data_dir)
-        done += n
-        history.append(point(done, data_dir, fixed))
-        print(f"[cov] {done} random programs: {history[-1]['percent_hit']:.1f} % of bins hit "
-              f"({history[-1]['random_percent_hit']:.1f} % by random programs alone)", flush=True)
+    try:
+        with engine.cluster(args.jobs, args.scheduler) as client:
+            results, history = run_regression(client, args, data_dir)
+    except (EngineError, BuildError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     kinds: Counter[tuple[str, bool]] = Counter((job_kind(r["job"]), r["passed"]) for r in results)
     per_kind = {k: (kinds[k, True], kinds[k, False]) for k in sorted({k for k, _ in kinds})}
     (data_dir / "run.json").write_text(json.dumps({"results": per_kind, "history": history}, indent=1))

@@ -1,1 +1,8 @@
-"""Parallel random regression under pytest-xdist (``make regress``); see conftest.py."""
+"""``make regress``: random programs in chunks on Dask workers (``python -m tb.regress``).
+
+    plan.py     parameters, run directory, chunks (what runs; a pure function of the parameters)
+    engine.py   chunks on a Dask cluster or inline; results as they finish
+    store.py    the run's results.jsonl, appended per chunk (resume, one result per chunk)
+    report.py   table, failures with repro commands, totals, JUnit
+    bench.py    programs per minute: one process against Dask workers
+"""

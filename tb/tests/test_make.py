@@ -136,6 +136,21 @@ def test_workloads_knobs_are_checked(knob: str, rule: str) -> None:
     assert proc.returncode == 2 and rule in proc.stderr, proc.stderr
 
 
+def test_regress_knobs_reach_the_engine() -> None:
+    """`make regress`'s knobs as README lists them reach `python -m tb.regress`, once per simulator."""
+    proc = make("-n", "regress", "SIM=all", "MODE=full", "SEED=3", "COUNT=5", "CONFIG=random",
+                "RANDOM_CONFIGS=2", "PROFILE=heavy", "JOBS=3", "SCHEDULER=tcp://10.0.0.1:8786", "RESUME=1")
+    assert proc.returncode == 0, proc.stderr
+    cmd = " ".join(proc.stdout.replace("\\\n", " ").split())
+    assert "for s in icarus verilator; do" in cmd, cmd
+    assert ("-m tb.regress --sim $s --mode full --seed 3 --count 5 --config random --profile heavy "
+            "--random-configs 2 --jobs 3 --scheduler tcp://10.0.0.1:8786 --resume "
+            "--junit build/regress-$s.xml") in cmd, cmd
+    proc = make("-n", "regress", "RESUME=build/regress/run")
+    assert "--resume build/regress/run --junit" in " ".join(proc.stdout.replace("\\\n", " ").split()), \
+        proc.stdout
+
+
 def test_rerun_needs_failure() -> None:
     proc = make("rerun", "-n")
     assert proc.returncode == 2 and "FAILURE is missing: make rerun FAILURE=DIR" in proc.stderr, \

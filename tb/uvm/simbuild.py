@@ -46,7 +46,7 @@ def sources(sim: str = "icarus", mode: str = "full", dut: str = NATIVE) -> list[
 
 
 #: Environment variable naming a private build directory suffix: the regression's
-#: pytest-xdist workers (tb/regress) each build into their own directories.
+#: Dask worker processes (tb/regress/engine.py) each build into their own directories.
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
 
 
