@@ -154,6 +154,8 @@ def all_four_flags(name: str) -> Vector:
     inp_d = [p.alloc("inp", rows, as_bytes(a, np.int8), f"inp{k}") for k, a in enumerate(A)]
     wgt_d = p.alloc("wgt", 1, as_bytes(W, np.int8), "wgt")
     out = p.alloc("out", 3 * rows)
+    n_junk = 200  # a long LOAD ahead of round two's input: its L2C token comes late
+    junk_d = p.alloc("inp", n_junk, as_bytes(i8(rng, *inp_shape(cfg, n_junk)), np.int8), "junk")
     uops = [(0, 0, 0)]
     emit_reset(p, 0, rows)
     p.load("wgt", 0, wgt_d, 1, 1)
@@ -161,6 +163,7 @@ def all_four_flags(name: str) -> Vector:
     p.gemm(uops, iters=(1, rows), dst=(0, 1), src=(0, 1),
            pop_prev=True, push_prev=True, push_next=True)
     p.store(0, out, 1, rows, pop_prev=True, push_prev=True)
+    p.load("inp", 8, junk_d, 1, n_junk)
     p.load("inp", 0, inp_d[1], 1, rows, pop_next=True, push_next=True)
     p.gemm(uops, iters=(1, rows), dst=(0, 1), src=(0, 1),
            pop_prev=True, pop_next=True, push_prev=True, push_next=True)
@@ -179,7 +182,9 @@ def all_four_flags(name: str) -> Vector:
         now updates), pushes C2L (its input buffer may be reloaded) and pushes C2S (its result
         may be stored). Three rounds reuse one INP buffer and one ACC region; the loads pop C2L
         before overwriting the buffer. Expected: running sums of numpy products after each
-        round, truncated.""")
+        round, truncated. Round two's LOAD waits behind a 200-element LOAD, so that GEMM's S2C
+        token arrives long before its L2C token: having popped one, it must wait for the other
+        without popping the first again.""")
 
 
 VECTORS: list[tuple[str, Builder]] = [
