@@ -123,7 +123,8 @@ def draw_random(seed: int) -> tuple[str, str]:
 
 
 #: Keys of a saved failure's tb_uvm.json (written by PlanTest.save_failure and the runner).
-SAVED_KEYS = {"sim", "config", "job", "repro", "failures"}
+#: ``dut`` (optional, default rtl/'s "vta") names the DUT profile the job ran on (tb/duts).
+SAVED_KEYS = {"sim", "config", "job", "repro", "failures", "dut"}
 
 
 def load_saved_job(path: Path) -> Job:

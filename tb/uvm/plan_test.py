@@ -84,13 +84,13 @@ class PlanTest(uvm_test):
 
     def save_failure(self, job: Job, vector: Vector | None) -> str:
         """Write the failing program as a vector plus the settings that reproduce it."""
-        out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job, self.plan.mode)
+        out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job, self.plan.mode, self.plan.dut)
         if vector is not None:
             save_vector(vector, out)
         else:
             out.mkdir(parents=True, exist_ok=True)
         (out / "tb_uvm.json").write_text(json.dumps({
-            "sim": self.plan.sim, "config": self.plan.config, "job": job.__dict__,
+            "sim": self.plan.sim, "config": self.plan.config, "dut": self.plan.dut, "job": job.__dict__,
             "repro": self.plan.repro.get(job.name, ""),
             "failures": [f.__dict__ for f in self.env.verdict.failures]}, indent=1))
         return str(out)

@@ -26,6 +26,8 @@ from pathlib import Path
 from models.argtypes import OneLineParser
 from models.config import ConfigError, load_config
 from models.vector import VectorError
+from tb.duts.schema import ProfileError
+from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job, load_saved_job
 from tb.uvm.run import prepare_env, run_plan, vector_jobs
 from tb.uvm.simbuild import MODES, TOPLEVELS, BuildError, build
@@ -49,6 +51,7 @@ class Saved:
     config: str
     job: Job
     first: dict | None
+    dut: str = NATIVE  # the DUT profile the job ran on (tb/duts)
 
 
 def load_saved(d: Path) -> Saved:
@@ -76,14 +79,30 @@ def load_saved(d: Path) -> Saved:
     if not isinstance(failures, list) or not all(
             isinstance(f, dict) and type(f.get("cycle")) is int for f in failures):
         raise RerunError(f"{side}: failures must be a list of objects with an integer cycle")
-    return Saved(raw["sim"], mode.group(1), raw["config"], job, failures[0] if failures else None)
+    return Saved(raw["sim"], mode.group(1), raw["config"], job, failures[0] if failures else None,
+                 saved_dut(side, raw))
+
+
+def saved_dut(side: Path, raw: dict) -> str:
+    """The DUT a saved failure ran on: its ``dut`` key, else the repro command's ``--dut``
+    (failures saved before the key existed), else rtl/ (``vta``)."""
+    dut = raw.get("dut")
+    if dut is None:
+        named = re.search(r"--dut (\S+)", str(raw.get("repro", "")))
+        dut = named.group(1) if named else NATIVE
+    if not isinstance(dut, str) or not dut:
+        raise RerunError(f"{side}: dut must be a DUT profile name (tb/duts), got {dut!r}")
+    return dut
 
 
 def rerun_job(d: Path, saved: Saved) -> tuple[str, Job]:
     """The job to run and its configuration: a saved program runs from ``d`` on the vector's
     own configuration, as its repro command does; a flow (no program saved) as it ran."""
     if (d / "manifest.json").is_file():
-        return vector_jobs([d], None, saved.job.seed)[0]
+        config, job = vector_jobs([d], None, saved.job.seed)[0]
+        if not is_native(saved.dut):  # a foreign DUT runs every vector on its profile's
+            config = profile_of(saved.dut).config_name  # configuration (tb/uvm/applicable.py)
+        return config, job
     return saved.config, replace(saved.job, name=f"{saved.job.name}-repro")
 
 
@@ -134,16 +153,17 @@ def main(argv: list[str] | None = None) -> int:
         saved = load_saved(args.dir)
         config, job = rerun_job(args.dir, saved)
         fault = f", fault {job.fault}" if job.fault != "none" else ""
-        print(f"rerun: {saved.sim}, mode {saved.mode}, configuration {config}, job {job.name}{fault}",
+        on = "" if is_native(saved.dut) else f", DUT {saved.dut}"
+        print(f"rerun: {saved.sim}, mode {saved.mode}, configuration {config}, job {job.name}{fault}{on}",
               flush=True)
         tag = f"rerun-{os.getpid()}"
-        bdir = build(saved.sim, load_config(config), args.waves, saved.mode)
+        bdir = build(saved.sim, load_config(config), args.waves, saved.mode, saved.dut)
         wave = wave_file(saved.sim, saved.mode, bdir / f"{tag}-0") if args.waves else None
         if wave is not None:
             wave.unlink(missing_ok=True)  # the file printed must be this run's
         [result] = run_plan(saved.sim, config, [job], tag, args.waves, mode=saved.mode,
-                            plusargs=wave_plusargs(saved.sim, wave) if wave else ())
-    except (RerunError, ConfigError, VectorError, BuildError) as exc:
+                            plusargs=wave_plusargs(saved.sim, wave) if wave else (), dut=saved.dut)
+    except (RerunError, ConfigError, VectorError, BuildError, ProfileError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(summary_table([result]))

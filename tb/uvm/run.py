@@ -37,7 +37,7 @@ from tb.duts.schema import ProfileError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, write_bucket_report
-from tb.uvm.dutmap import NATIVE, is_native, profile_of
+from tb.uvm.dutmap import NATIVE, gen_limits, is_native, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -235,7 +235,7 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full", dut: str 
     if not for_mode(job.mode).program:
         return f"{head} --config {config} --test {for_mode(job.mode).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
-    saved = failure_dir(FAILURES, sim, job, mode)
+    saved = failure_dir(FAILURES, sim, job, mode, dut)
     where = saved.relative_to(ROOT) if saved.is_relative_to(ROOT) else saved
     return f"{head}{named} --vector {where}"
 
@@ -325,24 +325,26 @@ def parse_records(path: Path, plan: Plan, log: Path, wall: float,
                          "message": f"the simulator stopped during this job: {reason}see {log}"})
         ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
                      "wall": round(wall, 3), "job_spec": job.__dict__,
-                     "saved": save_crashed(plan.sim, plan.config, job, failures, plan.mode)})
+                     "saved": save_crashed(plan.sim, plan.config, job, failures, plan.mode, plan.dut)})
     return ends, current
 
 
-def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: str = "full") -> str:
-    """Failure artifacts for a job whose simulator died (the sim could not write them)."""
-    out = failure_dir(FAILURES, sim, job, mode)
+def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: str = "full",
+                 dut: str = NATIVE) -> str:
+    """Failure artifacts for a job whose simulator died (the sim could not write them). A
+    random program is rebuilt as plan_test.py built it: within the DUT's generator limits."""
+    out = failure_dir(FAILURES, sim, job, mode, dut)
     try:
         if job.vector:
             save_vector(load_vector(job.vector), out)
         elif for_mode(job.mode).program:
-            save_vector(generate(job.seed, load_config(config)), out)
+            save_vector(generate(job.seed, load_config(config), limits=gen_limits(dut)), out)
     except Exception as exc:  # the model may be unable to rebuild it; say so in the record
         failures.append({"kind": "model", "cycle": 0, "message": f"cannot save the program: {exc}"})
     out.mkdir(parents=True, exist_ok=True)
     (out / "tb_uvm.json").write_text(json.dumps({
-        "sim": sim, "config": config, "job": job.__dict__,
-        "repro": repro_command(sim, config, job, mode), "failures": failures},
+        "sim": sim, "config": config, "dut": dut, "job": job.__dict__,
+        "repro": repro_command(sim, config, job, mode, dut), "failures": failures},
         indent=1))
     return str(out)
 

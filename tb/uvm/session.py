@@ -61,8 +61,9 @@ class SimSession:
     """
 
     def __init__(self, sim: str, config: str, mode: str, workdir: Path, failures: Path,
-                 timeout: float | None = None) -> None:
+                 timeout: float | None = None, dut: str = "vta") -> None:
         self.sim, self.config, self.mode, self.timeout = sim, config, mode, timeout
+        self.dut = dut  # the DUT profile (tb/duts): its build, register map and limits
         self.workdir, self.failures = workdir, failures
         self.starts = 0
         self.thread: threading.Thread | None = None
@@ -80,7 +81,7 @@ class SimSession:
         from models.config import load_config
         from tb.uvm.simbuild import TIMESCALE, TOPLEVELS, build
 
-        bdir = build(self.sim, load_config(self.config), False, self.mode)
+        bdir = build(self.sim, load_config(self.config), False, self.mode, self.dut)
         self.tdir = self.workdir / f"session-{self.starts}"
         self.starts += 1
         self.queue = self.tdir / "queue"
@@ -89,7 +90,7 @@ class SimSession:
         self.results.unlink(missing_ok=True)
         self.batch = 0
         plan = Plan(self.sim, self.config, [], str(self.results), str(self.failures), {},
-                    self.timeout, self.mode, queue=str(self.queue))
+                    self.timeout, self.mode, dut=self.dut, queue=str(self.queue))
         plan.save(self.tdir / "plan.json")
         kwargs: dict[str, Any] = dict(
             test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[self.mode],

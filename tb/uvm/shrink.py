@@ -16,7 +16,10 @@ tb_uvm.json (so ``make rerun FAILURE=FAILURE_DIR/shrunk`` reruns it) and shrink.
 the sizes before and after.
 
 The RTL is built as the environment says, VTA_DEFINES included (the failure's repro
-command names them). Exit status 0 when shrunk, 2 for bad input (one line naming it).
+command names them). A failure of a foreign DUT (``--dut``, tb/duts) shrinks on that DUT,
+and every candidate stays clear of its profile's differences (tb/uvm/applicable.py), so
+the result is not explained by a documented one. Exit status 0 when shrunk, 2 for bad
+input (one line naming it).
 """
 from __future__ import annotations
 
@@ -34,6 +37,8 @@ from models.argtypes import OneLineParser, positive_float, positive_int
 from models.config import ConfigError
 from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.runner import ROOT
+from tb.uvm.applicable import program_reasons
+from tb.uvm.dutmap import NATIVE, is_native
 from tb.uvm.jobs import Job
 from tb.uvm.progedit import (
     Candidate,
@@ -120,6 +125,7 @@ class Shrinker:
     def __init__(self, session: SimSession, job: Job, target: Signature, best: Candidate,
                  cycles: int, work: Path, log: Callable[[str], None]) -> None:
         self.session, self.job, self.target = session, job, target
+        self.dut = session.dut
         self.best, self.cycles = best, cycles
         self.record: dict | None = None  # the best candidate's result record
         self.work, self.log = work, log
@@ -133,7 +139,7 @@ class Shrinker:
         for n, prog in enumerate(programs):
             c = candidate(prog)
             key = tuple((img.addr, img.data) for img in c.vector.init) if c else None
-            if c is not None and c.size < self.best.size and key not in seen:
+            if c is not None and c.size < self.best.size and key not in seen and self.applies(c):
                 seen.add(key)
                 cands.append((n, c))
         if not cands:
@@ -151,6 +157,12 @@ class Shrinker:
         self.log(text)
         self.steps.append(text.removeprefix("[shrink] "))
         return sorted(cands[k][0] for _, k in hits)
+
+    def applies(self, c: Candidate) -> bool:
+        """A foreign DUT's candidate must stay clear of its profile's differences (what a run
+        would exclude, tb/uvm/applicable.py): else the shrinker could trade the failure for a
+        documented one with the same signature. rtl/ has none."""
+        return is_native(self.dut) or not program_reasons(c.vector, self.dut)
 
     def run(self, vectors: list[Vector], job: Job) -> list[dict]:
         """One batch: each vector as ``job`` (its profile, seed and fault) under a new name."""
@@ -250,11 +262,15 @@ def shrink_dir(d: Path, sim: str | None = None, mode: str | None = None, out: Pa
     if original is None:
         raise ShrinkError(f"{d}: the saved program is not well-formed by the models' checker "
                           f"(or writes no output), so no smaller well-formed one can stand for it")
+    if not is_native(saved.dut) and (why := program_reasons(original.vector, saved.dut)):
+        raise ShrinkError(f"{d}: the saved program uses what DUT {saved.dut}'s profile documents "
+                          f"as different, so a run excludes it: {'; '.join(why)}")
     work = WORK / d.resolve().name
     shutil.rmtree(work, ignore_errors=True)
     job = replace(job, name="original", vector=str(d.resolve()))
-    with SimSession(sim, config, mode, work, work / "failures", timeout) as session:
-        log(f"[shrink] {d}: {sim}, mode {mode}, configuration {config}, profile {job.profile}; "
+    with SimSession(sim, config, mode, work, work / "failures", timeout, saved.dut) as session:
+        on = "" if is_native(saved.dut) else f", DUT {saved.dut}"
+        log(f"[shrink] {d}: {sim}, mode {mode}, configuration {config}, profile {job.profile}{on}; "
             f"{original.size.insns} instructions")
         [first] = session.run([job])
         if first["passed"]:
@@ -277,15 +293,16 @@ def shrink_dir(d: Path, sim: str | None = None, mode: str | None = None, out: Pa
     outcome = Outcome(out or d / "shrunk", target, original.size, shrinker.best.size,
                       (cycles_of(first), shrinker.cycles), time.perf_counter() - t0,
                       shrinker.runs + 1, shrinker.batches + 1, shrinker.steps)
-    write_result(outcome, shrinker.best, sim, mode, config, shrinker.job, result)
+    write_result(outcome, shrinker.best, sim, mode, config, shrinker.job, result, saved.dut)
     shutil.rmtree(work, ignore_errors=True)
     log(f"[shrink] {outcome.line()}")
     return outcome
 
 
 def write_result(outcome: Outcome, best: Candidate, sim: str, mode: str, config: str, job: Job,
-                 record: dict) -> None:
-    """The shrunk vector, a tb_uvm.json that reruns it as it failed, and shrink.json."""
+                 record: dict, dut: str = NATIVE) -> None:
+    """The shrunk vector, a tb_uvm.json that reruns it as it failed (on its DUT), and
+    shrink.json."""
     out = outcome.out
     shutil.rmtree(out, ignore_errors=True)
     vector = best.vector
@@ -294,9 +311,10 @@ def write_result(outcome: Outcome, best: Candidate, sim: str, mode: str, config:
     defines = os.environ.get(DEFINES_VAR, "").strip()
     where = out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
     repro = (f"{DEFINES_VAR}={defines} " if defines else "") + \
-        f"python -m tb.uvm.run --sim {sim} --mode {mode} --vector {where}"
+        f"python -m tb.uvm.run --sim {sim} --mode {mode}{'' if is_native(dut) else f' --dut {dut}'} " \
+        f"--vector {where}"
     (out / "tb_uvm.json").write_text(json.dumps({
-        "sim": sim, "config": config, "job": {**job.__dict__, "name": f"{out.parent.name}-shrunk",
+        "sim": sim, "config": config, "dut": dut, "job": {**job.__dict__, "name": f"{out.parent.name}-shrunk",
                                               "vector": None},
         "repro": repro, "failures": record["failures"]}, indent=1))
     (out / "shrink.json").write_text(json.dumps(outcome.to_json(), indent=1) + "\n")

@@ -254,7 +254,9 @@ def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")[:120]
 
 
-def failure_dir(root: Path, sim: str, job: Job, mode: str = "full") -> Path:
+def failure_dir(root: Path, sim: str, job: Job, mode: str = "full", dut: str = "vta") -> Path:
     """Where a failing job's program and settings are saved (one directory per simulator,
-    mode and job, so the two modes' failures of one job do not overwrite each other)."""
-    return root / safe_name(f"{sim}{'-fast' if mode == 'fast' else ''}-{job.name}")
+    mode, DUT and job, so that the two modes' failures of one job, or rtl/'s and a foreign
+    DUT's failures of one vector, do not overwrite each other; rtl/'s names are unchanged)."""
+    design = "" if dut == "vta" else f"-{Path(dut).stem if dut.endswith(('.yaml', '.yml')) else dut}"
+    return root / safe_name(f"{sim}{'-fast' if mode == 'fast' else ''}{design}-{job.name}")
