@@ -94,6 +94,10 @@ class GenKnobs:
                                                  # rebuilt without the excess)
     uop_entries: int = 0                         # micro-op SRAM entries used from 0 (0: the whole
                                                  # buffer; a design with a smaller one, restrict.py)
+    imm_in_place: bool = False                   # an ALU with an immediate reads what it writes
+                                                 # (src = dst; restrict.py: isa.alu-imm-reads-src)
+    refresh_out: bool = False                    # each compute stage ends with ALU ADD 0 over its
+                                                 # ACC window (restrict.py: store.out-buffer)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -189,5 +193,5 @@ class GenKnobs:
 
 #: The knobs of the section "wide forms", with their defaults (see GenKnobs.to_json).
 WIDE_KNOBS = ("long_loop_prob", "long_loop", "long_loop_max_prob", "nonzero_factors_prob",
-              "uop_shape_prob", "slots_over_depth", "uop_entries")
+              "uop_shape_prob", "slots_over_depth", "uop_entries", "imm_in_place", "refresh_out")
 WIDE_DEFAULTS = {f.name: f.default for f in fields(GenKnobs) if f.name in WIDE_KNOBS}

@@ -20,6 +20,9 @@ RESTRICTIONS: dict[str, str] = {
     "isa.alu-shr-negative": "no ALU SHR (a register operand's sign is data, unknown when drawn)",
     "isa.load-acc8": "no LOAD ACC_8BIT",
     "bases-or": "all base registers zero",
+    "isa.alu-imm-reads-src": "an ALU with an immediate has src = dst in every iteration",
+    "store.out-buffer": "every compute stage ends with an in-place ALU ADD 0 over its ACC window, "
+                        "so that the last writer of every stored entry is an ALU",
 }
 
 
@@ -51,4 +54,8 @@ def restrict(knobs: GenKnobs, limits: Limits) -> GenKnobs:
         out = replace(out, w_load_acc8=0.0)
     if "bases-or" in without:
         out = replace(out, nonzero_bases_prob=0.0)
+    if "isa.alu-imm-reads-src" in without:
+        out = replace(out, imm_in_place=True)
+    if "store.out-buffer" in without:
+        out = replace(out, refresh_out=True)
     return replace(out, uop_entries=limits.uop_entries) if limits.uop_entries else out

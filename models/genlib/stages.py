@@ -66,6 +66,13 @@ def _slot(depth: int, slots: int, n: int) -> Window:
     return lo, hi - lo
 
 
+def _in_place(body: Loop) -> Loop:
+    """``body`` with its ALU source indices made its destination indices (src = dst)."""
+    fields = dict(body.fields, src_factor_out=body.fields.get("dst_factor_out", 0),
+                  src_factor_in=body.fields.get("dst_factor_in", 0))
+    return Loop(fields, [dict(u, src_idx=u["dst_idx"]) for u in body.uops])
+
+
 def _set_pop(rng: np.random.Generator, knobs: GenKnobs, insns: list[Insn], flag: str, latest: int) -> None:
     at = latest if chance(rng, knobs.token_eager) else below(rng, latest + 1)
     insns[at][flag] = 1
@@ -155,7 +162,16 @@ class StageBuilder:
 
     def _alu(self, win: TileWindows) -> tuple[Insn, Loop]:
         body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.uop_depth)
-        return {"opcode": Opcode.ALU, **self._alu_op(), **body.fields}, body
+        op = self._alu_op()
+        if op["use_imm"] and self.knobs.imm_in_place:
+            body = _in_place(body)
+        return {"opcode": Opcode.ALU, **op, **body.fields}, body
+
+    def _refresh(self, window: Window) -> tuple[Insn, Loop]:
+        """ALU ADD 0, in place, over every entry of an ACC window (knob ``refresh_out``): it
+        changes no value, but makes an ALU the last writer of each entry."""
+        body = _in_place(reset_cover(self.rng, window))
+        return {"opcode": Opcode.ALU, "alu_opcode": AluOp.ADD, "use_imm": 1, "imm": 0, **body.fields}, body
 
     def _alu_op(self) -> dict[str, int]:
         op = pick(self.rng, self.knobs.alu_op_weights)
@@ -196,6 +212,7 @@ class StageBuilder:
         if self._needs_cover(MemType.ACC, win.acc):
             ops.append(self._acc_cover(win.acc))
         reusable: Insn | None = None                  # the previous op, if a drawn GEMM/ALU
+        in_place = False                              # ... and its micro-ops have src = dst
         for kind in self._compute_kinds(tile):
             if kind in (LOAD_ACC, LOAD_ACC8):
                 mem, pool = ((MemType.ACC, self.pools.acc) if kind == LOAD_ACC
@@ -209,10 +226,16 @@ class StageBuilder:
                     again["reset_reg"] = int(chance(self.rng, self.knobs.reset_prob))
                 else:
                     again.update(self._alu_op())
+                    if again["use_imm"] and self.knobs.imm_in_place and not in_place:
+                        again.update(use_imm=0, imm=0)
                 ops.append((again, None))
             else:
                 ops.append(self._gemm(win) if kind == GEMM else self._alu(win))
+                body = ops[-1][1]
+                in_place = body is not None and _in_place(body) == body
             reusable = ops[-1][0] if kind in (GEMM, ALU) else None
+        if self.knobs.refresh_out:
+            ops.append(self._refresh(win.acc))
         insns = self._with_uop_loads(ops)
         self._compute_flags(tile, insns)
         return insns

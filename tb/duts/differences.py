@@ -13,6 +13,10 @@ DIFFERENCES: dict[str, str] = {
     "isa.alu-mul": "ALU opcode MUL (4) is not executed as spec section 3 defines it",
     "isa.alu-shr-negative": "ALU SHR by a negative operand does not shift left",
     "isa.load-acc8": "LOAD of memory type ACC_8BIT (5) is not executed",
+    "isa.alu-imm-reads-src": "ALU with an immediate computes ACC[dst] = op(ACC[src], imm) instead "
+                             "of op(ACC[dst], imm) (spec section 3)",
+    "store.out-buffer": "STORE reads a separate OUT buffer that only accumulating GEMMs and ALUs "
+                        "write: after a LOAD ACC or a reset GEMM it stores stale bytes",
     "isa.insn-addr-alignment": "INSN_ADDR must be aligned to the bus width "
                                "(the spec allows any byte address)",
     # memory port (AXI4 master)

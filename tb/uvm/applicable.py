@@ -12,6 +12,9 @@ as rtl/. The rules, by difference (tb/duts/differences.py):
   (whose sign is data: the program cannot be shown to avoid the difference);
 * ``isa.insn-addr-alignment``: INSN_ADDR is not a multiple of the bus width;
 * ``config.uop-buffer-depth``: a micro-op index at or beyond the profile's limit;
+* ``isa.alu-imm-reads-src``, ``store.out-buffer``: the bytes the program stores change when
+  the golden model applies the difference (tb/duts/semantics.py);
+* ``tokens.full-push-dropped``: a token queue receives TOKEN_QUEUE_DEPTH pushes or more;
 * ``registers.base_combine: or``: a base shares a bit with an offset added to it, so its OR
   is not the sum (the spec's address);
 * register-map flows and negative tests check rtl/'s own register table, status words and
@@ -23,14 +26,17 @@ and then checked here like vectors. Protocol differences leave nothing out: a wa
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from models.checker import check_vector
 from models.config import VtaConfig, load_config
 from models.gen import GenError, generate
 from models.isa import AluOp, MemType, Opcode
+from models.spec import FLAG_QUEUE, PUSH_FLAGS
 from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
+from tb.duts.semantics import MODELLED, first_divergence
 from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.uvm.registry import for_mode
@@ -92,7 +98,25 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
     if p.registers.base_combine == "or" and (clash := _or_clash(vector, report, insns)):
         out.append(f"registers.base_combine or: {clash} (the DUT ORs a base into an address, the "
                    f"spec adds it)")
+    dut_cfg = load_config(p.config_name)
+    if p.has("tokens.full-push-dropped") and (full := _token_pushes(report, insns, dut_cfg)):
+        out.append(_why("tokens.full-push-dropped", full))
+    for name in (n for n in MODELLED if p.has(n)):
+        if report.ok and (changed := first_divergence(vector, name)) is not None:
+            out.append(_why(name, f"{changed[1]} stored byte(s) depend on it, the first at {changed[0]:#x} "
+                                  f"(python -m tb.duts.semantics)"))
     return out
+
+
+def _token_pushes(report: Any, insns: list[tuple[int, dict]], cfg: VtaConfig) -> str:
+    """The first token queue that receives the DUT's TOKEN_QUEUE_DEPTH (``cfg``) pushes or more:
+    only then can its counter be full when a push comes, which the spec makes wait and the DUT
+    drops ('' if none)."""
+    depth = cfg.values["TOKEN_QUEUE_DEPTH"]
+    pushes = Counter(FLAG_QUEUE[(report.modules[i], f)] for i, insn in insns for f in PUSH_FLAGS
+                     if insn[f] and (report.modules[i], f) in FLAG_QUEUE)
+    full = [(q, n) for q, n in sorted(pushes.items()) if n >= depth]
+    return f"{full[0][1]} pushes of {full[0][0]} reach its depth {depth}" if full else ""
 
 
 def _signed16(value: int) -> int:

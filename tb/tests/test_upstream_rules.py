@@ -1,0 +1,94 @@
+"""The rules that keep upstream's documented differences out of its runs, without simulating:
+the variant model (tb/duts/semantics.py) finds exactly the programs whose stored bytes
+depend on a difference, the restricted generator (models/genlib/restrict.py) builds none,
+and a saved failure names the DUT it ran on. Expectations come from the spec's arithmetic
+and the model, never from the DUT."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.config import load_config
+from models.decode import decode_program
+from models.gen import generate
+from models.genlib.restrict import Limits
+from models.isa import AluOp, Opcode
+from models.progbuild import Program, as_bytes
+from models.vector import Vector
+from tb.duts.semantics import MODELLED, first_divergence
+from tb.uvm.jobs import Job
+from tb.uvm.rerun import RerunError, saved_dut
+from tb.uvm.vseq import failure_dir
+
+CFG = load_config("upstream_chisel")
+IMM, OUT = "isa.alu-imm-reads-src", "store.out-buffer"
+
+
+def program(body: str) -> Vector:
+    """ACC entries 0..3 loaded with distinct values, then ``body``, then STORE of entry 1."""
+    p = Program(CFG)
+    acc = p.alloc("acc", 4, as_bytes(np.arange(64, dtype=np.int64).reshape(4, 1, 16) * 3 + 1, np.int32))
+    out = p.alloc("out", 1)
+    p.load("acc", 0, acc, 1, 4, push_next=body == "load")
+    if body == "alu-src0":
+        p.alu(AluOp.ADD, [(1, 0, 0)], imm=5, push_next=True)   # dst 1, src 0
+    elif body == "alu-in-place":
+        p.alu(AluOp.ADD, [(1, 1, 0)], imm=5, push_next=True)
+    elif body == "alu-register":
+        p.alu(AluOp.ADD, [(1, 0, 0)], push_next=True)          # the register form reads dst
+    elif body == "reset":
+        p.gemm([(1, 0, 0)], reset=True, push_next=True)
+    p.store(1, out, 1, 1, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    return p.build(f"upstream rules: {body}")
+
+
+@pytest.mark.parametrize("body, imm, out", [
+    ("alu-src0", 16, None),        # op(ACC[0], 5) != op(ACC[1], 5) in all 16 lanes
+    ("alu-in-place", None, None),  # src = dst: the same; an ALU wrote entry 1 last
+    ("alu-register", None, None),
+    ("load", None, 16),            # LOAD ACC last wrote entry 1: OUT is stale
+    ("reset", None, 16),           # a reset GEMM writes no OUT entry either
+])
+def test_variants_find_the_programs_that_depend_on_a_difference(body: str, imm: int | None,
+                                                                 out: int | None) -> None:
+    vector = program(body)
+    for name, changed in ((IMM, imm), (OUT, out)):
+        hit = first_divergence(vector, name)
+        assert (hit[1] if hit else None) == changed, (body, name, hit)
+
+
+def test_the_restricted_generator_builds_programs_clear_of_the_modelled_differences() -> None:
+    limits = Limits(frozenset(MODELLED), 2048)
+    for seed in range(1, 13):
+        vector = generate(seed, CFG, limits=limits)
+        assert all(first_divergence(vector, name) is None for name in MODELLED), seed
+        alus = [i for i in vector_insns(vector) if i["opcode"] == Opcode.ALU]
+        assert alus and any(a["use_imm"] and a["imm"] == 0 for a in alus)  # the refresh ALUs
+
+
+def vector_insns(vector: Vector) -> list[dict]:
+    decoded = decode_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count)
+    return [i for i in decoded.insns if i is not None]
+
+
+def test_without_limits_the_generator_is_unchanged() -> None:
+    """The new knobs draw nothing when off: rtl/'s random programs stay byte for byte."""
+    a, b = generate(7, CFG), generate(7, CFG, limits=Limits())
+    assert [(i.addr, i.data) for i in a.init] == [(i.addr, i.data) for i in b.init]
+
+
+def test_a_saved_failure_names_its_dut(tmp_path: Path) -> None:
+    side = tmp_path / "tb_uvm.json"
+    assert saved_dut(side, {"dut": "upstream-chisel"}) == "upstream-chisel"
+    assert saved_dut(side, {"repro": "python -m tb.uvm.run --sim icarus --mode fast --dut "
+                                     "upstream-chisel --vector x"}) == "upstream-chisel"
+    assert saved_dut(side, {"repro": "python -m tb.uvm.run --sim icarus --mode fast"}) == "vta"
+    with pytest.raises(RerunError, match="dut must be"):
+        saved_dut(side, {"dut": 3})
+    job = Job("vec-x-none", vector="x")
+    assert failure_dir(tmp_path, "icarus", job, "fast").name == "icarus-fast-vec-x-none"
+    assert failure_dir(tmp_path, "icarus", job, "fast", "upstream-chisel").name == \
+        "icarus-fast-upstream-chisel-vec-x-none"
