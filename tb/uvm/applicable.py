@@ -8,8 +8,9 @@ as rtl/. The rules, by difference (tb/duts/differences.py):
 * the configuration: a vector runs only on the configuration the design was built for, up to
   deeper queues on the design (queue depths change no result, only how far fetch runs ahead);
 * ``isa.alu-mul``, ``isa.load-acc8``: the program has an ALU MUL, a LOAD ACC_8BIT;
-* ``isa.alu-shr-negative``: an ALU SHR by a negative immediate, or by a register operand
-  (whose sign is data: the program cannot be shown to avoid the difference);
+* ``isa.alu-shr-negative``: an ALU SHR by a register operand (whose value is data: the
+  program cannot be shown to avoid the difference) or by an immediate of ACC_W or more in
+  magnitude;
 * ``isa.insn-addr-alignment``: INSN_ADDR is not a multiple of the bus width;
 * ``config.uop-buffer-depth``: a micro-op index at or beyond the profile's limit;
 * ``isa.alu-imm-reads-src``, ``store.out-buffer``: the bytes the program stores change when
@@ -77,11 +78,12 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
     alu = [(i, insn) for i, insn in insns if insn["opcode"] == Opcode.ALU]
     if p.has("isa.alu-mul") and (hit := [i for i, x in alu if x["alu_opcode"] == AluOp.MUL]):
         out.append(_why("isa.alu-mul", f"ALU MUL at insn #{hit[0]}"))
+    width = vector.config.acc_width
     shr = [i for i, x in alu if x["alu_opcode"] == AluOp.SHR
-           and (not x["use_imm"] or _signed16(x["imm"]) < 0)]
+           and (not x["use_imm"] or abs(_signed16(x["imm"])) >= width)]
     if p.has("isa.alu-shr-negative") and shr:
-        out.append(_why("isa.alu-shr-negative", f"ALU SHR by a negative or register operand at "
-                                                f"insn #{shr[0]}"))
+        out.append(_why("isa.alu-shr-negative", f"ALU SHR by a register operand or an immediate "
+                                                f"outside [-{width - 1}, {width - 1}] at insn #{shr[0]}"))
     acc8 = [i for i, x in insns if x["opcode"] == Opcode.LOAD and x["memory_type"] == MemType.ACC_8BIT]
     if p.has("isa.load-acc8") and acc8:
         out.append(_why("isa.load-acc8", f"LOAD ACC_8BIT at insn #{acc8[0]}"))
