@@ -64,16 +64,20 @@ class PlanTest(uvm_test):
 
     async def run_job(self, job: Job) -> tuple[dict[str, Any], Vector | None]:
         verdict = self.env.verdict
+        previous_failed = self.previous_failed
         vector = self.current_vector = None
         info: dict[str, Any] = {}
         try:
-            if job.reset:
+            if job.reset or previous_failed:
+                # After a failure the checkers hold that job's first finding (latched until
+                # reset) and the DUT's state is suspect: a back-to-back job would inherit both.
                 await reset_dut(self.env.dut)
+            forced = {"reset_after_failure": True} if not job.reset and previous_failed else {}
             vector = self.current_vector = self.vector_for(job)
             sequence = for_mode(job.mode).sequence_class()
             vseq = sequence(job.mode, self.env, job, vector, self.plan)
             await vseq.start()
-            info = vseq.info
+            info = {**forced, **vseq.info}
         except HostHung:
             raise
         except (GenError, VectorError, ProgramError) as exc:
@@ -103,6 +107,7 @@ class PlanTest(uvm_test):
         Clock(dut.ap_clk, PERIOD_NS, unit="ns", impl="gpi").start()  # no Python wake per edge
         await reset_dut(dut)
         self.failed_jobs: list[str] = []
+        self.previous_failed = False  # the job before failed (run_jobs): reset before the next
         await self.run_jobs(self.plan.jobs)
         if self.plan.queue:
             queue = BatchQueue(Path(self.plan.queue))
@@ -115,6 +120,7 @@ class PlanTest(uvm_test):
         """Run jobs in order, each recorded in the results file; failed ones in failed_jobs."""
         verdict = self.env.verdict
         for job in jobs:
+            self.previous_failed = bool(verdict.failures)  # the last job's (none before the first)
             if self.plan.timeout:  # the kernel ends the process if Python never regains control
                 signal.alarm(math.ceil(backstop(self.plan.timeout)))
             verdict.start(job.name)
