@@ -98,6 +98,8 @@ class GenKnobs:
                                                  # (src = dst; restrict.py: isa.alu-imm-reads-src)
     refresh_out: bool = False                    # each compute stage ends with ALU ADD 0 over its
                                                  # ACC window (restrict.py: store.out-buffer)
+    alu_no_raw: bool = False                     # no ALU iteration reads the entry the one before
+                                                 # wrote (restrict.py: isa.alu-no-bypass)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -193,5 +195,6 @@ class GenKnobs:
 
 #: The knobs of the section "wide forms", with their defaults (see GenKnobs.to_json).
 WIDE_KNOBS = ("long_loop_prob", "long_loop", "long_loop_max_prob", "nonzero_factors_prob",
-              "uop_shape_prob", "slots_over_depth", "uop_entries", "imm_in_place", "refresh_out")
+              "uop_shape_prob", "slots_over_depth", "uop_entries", "imm_in_place", "refresh_out",
+              "alu_no_raw")
 WIDE_DEFAULTS = {f.name: f.default for f in fields(GenKnobs) if f.name in WIDE_KNOBS}

@@ -23,6 +23,7 @@ RESTRICTIONS: dict[str, str] = {
     "isa.alu-imm-reads-src": "an ALU with an immediate has src = dst in every iteration",
     "store.out-buffer": "every compute stage ends with an in-place ALU ADD 0 over its ACC window, "
                         "so that the last writer of every stored entry is an ALU",
+    "isa.alu-no-bypass": "no ALU iteration reads (as dst or src) the entry the iteration before wrote",
 }
 
 
@@ -58,4 +59,6 @@ def restrict(knobs: GenKnobs, limits: Limits) -> GenKnobs:
         out = replace(out, imm_in_place=True)
     if "store.out-buffer" in without:
         out = replace(out, refresh_out=True)
+    if "isa.alu-no-bypass" in without:
+        out = replace(out, alu_no_raw=True)
     return replace(out, uop_entries=limits.uop_entries) if limits.uop_entries else out

@@ -27,6 +27,8 @@ from models.genlib.uopload import plain_layout, shaped_layout
 from models.isa import AluOp, MemType, Opcode
 
 Insn = dict[str, int]
+#: Draws of an ALU's loops before one without a read-after-write (knob alu_no_raw) gives up.
+RAW_TRIES = 8
 GEMM, ALU, LOAD_ACC, LOAD_ACC8 = range(4)
 
 
@@ -64,6 +66,22 @@ class Pools:
 def _slot(depth: int, slots: int, n: int) -> Window:
     lo, hi = n * depth // slots, (n + 1) * depth // slots
     return lo, hi - lo
+
+
+def _raw(body: Loop) -> bool:
+    """Whether an ALU iteration reads, as dst or src, the entry the iteration before it wrote
+    (a design without forwarding reads the old value, restrict.py: isa.alu-no-bypass)."""
+    f = body.fields
+    last = -1
+    for o in range(f["iter_out"]):
+        for i in range(f["iter_in"]):
+            for u in body.uops:
+                d = u["dst_idx"] + o * f.get("dst_factor_out", 0) + i * f.get("dst_factor_in", 0)
+                s = u["src_idx"] + o * f.get("src_factor_out", 0) + i * f.get("src_factor_in", 0)
+                if last in (d, s):
+                    return True
+                last = d
+    return False
 
 
 def _in_place(body: Loop) -> Loop:
@@ -162,6 +180,13 @@ class StageBuilder:
 
     def _alu(self, win: TileWindows) -> tuple[Insn, Loop]:
         body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.uop_depth)
+        tries = RAW_TRIES if self.knobs.alu_no_raw else 0
+        while tries and _raw(body):
+            body = loop(self.rng, self.knobs, win.acc, win.acc, None, self.uop_depth)
+            tries -= 1
+        if self.knobs.alu_no_raw and _raw(body):  # one iteration of one micro-op: nothing before it
+            body = Loop({"iter_out": 1, "iter_in": 1, "dst_factor_out": 0, "dst_factor_in": 0,
+                         "src_factor_out": 0, "src_factor_in": 0}, body.uops[:1])
         op = self._alu_op()
         if op["use_imm"] and self.knobs.imm_in_place:
             body = _in_place(body)

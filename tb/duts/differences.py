@@ -17,6 +17,8 @@ DIFFERENCES: dict[str, str] = {
     "isa.load-acc8": "LOAD of memory type ACC_8BIT (5) is not executed",
     "isa.alu-imm-reads-src": "ALU with an immediate computes ACC[dst] = op(ACC[src], imm) instead "
                              "of op(ACC[dst], imm) (spec section 3)",
+    "isa.alu-no-bypass": "an ALU micro-op iteration that reads the ACC entry the previous "
+                         "iteration wrote gets its old value (spec section 3: strictly in order)",
     "store.out-buffer": "STORE reads a separate OUT buffer that only accumulating GEMMs and ALUs "
                         "write: after a LOAD ACC or a reset GEMM it stores stale bytes",
     "isa.insn-addr-alignment": "INSN_ADDR must be aligned to the bus width "

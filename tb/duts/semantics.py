@@ -32,7 +32,15 @@ from models.vector import Vector, load_vector
 MODELLED: dict[str, str] = {
     "isa.alu-imm-reads-src": "ALU with an immediate computes ACC[dst] = op(ACC[src], imm)",
     "store.out-buffer": "STORE reads an OUT buffer written only by accumulating GEMMs and ALUs",
+    "isa.alu-no-bypass": "an ALU iteration reading the entry the previous iteration wrote gets "
+                         "its old value",
 }
+#: The differences that change how an ALU executes (iteration by iteration in the variant).
+ALU_NAMES = frozenset({"isa.alu-imm-reads-src", "isa.alu-no-bypass"})
+#: What a variant's ACC holds before anything writes it: the DUT's buffers are not reset
+#: (state.buffers-not-reset), so a read the spec does not make (upstream's immediate ALU reads
+#: src) must not find the zeros the spec's model starts with.
+UNWRITTEN = 0x5A3C_96E1
 
 
 class VariantMachine(_Machine):
@@ -52,6 +60,10 @@ class VariantMachine(_Machine):
         self.names = names
         self.out = np.zeros_like(self.sram["acc"])
         self.fresh = np.zeros(cfg.acc_depth, dtype=bool)
+        if names:
+            acc = self.sram["acc"]
+            acc[:] = (np.arange(acc.size, dtype=np.int64).reshape(acc.shape) * UNWRITTEN
+                      % (1 << 32) - (1 << 31)).astype(np.int32)
 
     def _dst(self, insn: Mapping[str, int]) -> np.ndarray:
         """Every ACC entry a GEMM/ALU writes (indices beyond the depth were refused already)."""
@@ -69,22 +81,37 @@ class VariantMachine(_Machine):
             self._refresh(insn)
 
     def alu(self, insn: Mapping[str, int]) -> None:
-        if insn["use_imm"] and "isa.alu-imm-reads-src" in self.names and insn["alu_opcode"] in ALU_FUNCS:
-            self._alu_imm_from_src(insn)
+        if self.names & ALU_NAMES and insn["alu_opcode"] in ALU_FUNCS:
+            super().alu(dict(insn, iter_out=0))  # the spec's checks and counters, no iteration
+            self._alu_iterations(insn)
         else:
             super().alu(insn)
         self._refresh(insn)
 
-    def _alu_imm_from_src(self, insn: Mapping[str, int]) -> None:
-        """Iteration by iteration, in loop order: ACC[dst] = op(ACC[src], imm); a src index
-        beyond the buffer wraps, as the DUT's address bits do."""
+    def _alu_iterations(self, insn: Mapping[str, int]) -> None:
+        """Iteration by iteration, in loop order, as the pipelined ALU does it: with an
+        immediate the one operand is read at src (isa.alu-imm-reads-src), else at dst; the
+        register form reads dst and src. A read at the entry the previous iteration wrote
+        gets the value from before that write (isa.alu-no-bypass): the write lands one cycle
+        after the next read (TensorAlu.scala:386-391). A src index beyond the buffer wraps."""
         acc, func, depth = self.sram["acc"], ALU_FUNCS[insn["alu_opcode"]], self.cfg.acc_depth
-        self.counters["alus"] += 1
+        from_src, stale = "isa.alu-imm-reads-src" in self.names, "isa.alu-no-bypass" in self.names
+        prev: tuple[int, np.ndarray] | None = None  # (entry, its value before the last write)
+
+        def read(entry: int) -> np.ndarray:
+            old = prev[1] if stale and prev is not None and prev[0] == entry else acc[entry]
+            return old.astype(np.int64)
+
         for _, build in self._loop_chunks(insn):
             d = build("dst_idx", "dst_factor_out", "dst_factor_in")
             s = build("src_idx", "src_factor_out", "src_factor_in") % depth
             for dst, src in zip(d.tolist(), s.tolist(), strict=True):
-                acc[dst] = func(acc[src].astype(np.int64), insn["imm"])
+                if insn["use_imm"]:
+                    value = func(read(src if from_src else dst), insn["imm"])
+                else:
+                    value = func(acc[dst].astype(np.int64), read(src))
+                prev = (dst, acc[dst].copy())
+                acc[dst] = value
 
     def store(self, insn: Mapping[str, int]) -> None:
         if "store.out-buffer" not in self.names:

@@ -23,7 +23,7 @@ from tb.uvm.rerun import RerunError, saved_dut
 from tb.uvm.vseq import failure_dir
 
 CFG = load_config("upstream_chisel")
-IMM, OUT = "isa.alu-imm-reads-src", "store.out-buffer"
+IMM, OUT, RAW = "isa.alu-imm-reads-src", "store.out-buffer", "isa.alu-no-bypass"
 
 
 def program(body: str) -> Vector:
@@ -38,6 +38,10 @@ def program(body: str) -> Vector:
         p.alu(AluOp.ADD, [(1, 1, 0)], imm=5, push_next=True)
     elif body == "alu-register":
         p.alu(AluOp.ADD, [(1, 0, 0)], push_next=True)          # the register form reads dst
+    elif body == "alu-raw":
+        p.alu(AluOp.ADD, [(0, 2, 0), (1, 0, 0)], push_next=True)  # the 2nd reads what the 1st wrote
+    elif body == "alu-raw-apart":
+        p.alu(AluOp.ADD, [(0, 2, 0), (3, 2, 0), (1, 0, 0)], push_next=True)
     elif body == "reset":
         p.gemm([(1, 0, 0)], reset=True, push_next=True)
     p.store(1, out, 1, 1, pop_prev=True, push_prev=True)
@@ -45,17 +49,19 @@ def program(body: str) -> Vector:
     return p.build(f"upstream rules: {body}")
 
 
-@pytest.mark.parametrize("body, imm, out", [
-    ("alu-src0", 16, None),        # op(ACC[0], 5) != op(ACC[1], 5) in all 16 lanes
-    ("alu-in-place", None, None),  # src = dst: the same; an ALU wrote entry 1 last
-    ("alu-register", None, None),
-    ("load", None, 16),            # LOAD ACC last wrote entry 1: OUT is stale
-    ("reset", None, 16),           # a reset GEMM writes no OUT entry either
+@pytest.mark.parametrize("body, imm, out, raw", [
+    ("alu-src0", 16, None, None),        # op(ACC[0], 5) != op(ACC[1], 5) in all 16 lanes
+    ("alu-in-place", None, None, None),  # src = dst: the same; an ALU wrote entry 1 last
+    ("alu-register", None, None, None),
+    ("alu-raw", None, None, 16),         # ACC[1] += ACC[0] sees ACC[0] before += ACC[2]
+    ("alu-raw-apart", None, None, None), # one iteration between the write and the read
+    ("load", None, 16, None),            # LOAD ACC last wrote entry 1: OUT is stale
+    ("reset", None, 16, None),           # a reset GEMM writes no OUT entry either
 ])
 def test_variants_find_the_programs_that_depend_on_a_difference(body: str, imm: int | None,
-                                                                 out: int | None) -> None:
+                                                                 out: int | None, raw: int | None) -> None:
     vector = program(body)
-    for name, changed in ((IMM, imm), (OUT, out)):
+    for name, changed in ((IMM, imm), (OUT, out), (RAW, raw)):
         hit = first_divergence(vector, name)
         assert (hit[1] if hit else None) == changed, (body, name, hit)
 
