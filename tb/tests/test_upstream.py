@@ -69,3 +69,13 @@ def test_finding_1_is_caught_and_shrinks_on_upstream(tmp_path, capsys, monkeypat
     assert outcome.signature.rule == "payload-unstable" and outcome.after.insns <= outcome.before.insns
     side = json.loads((saved / "shrunk" / "tb_uvm.json").read_text())
     assert side["dut"] == "upstream-chisel" and "--dut upstream-chisel" in side["repro"]
+
+
+def test_a_back_to_back_job_does_not_inherit_a_failure(tmp_path, capsys, monkeypatch):
+    """b2b-s2 trips FINDINGS.md 1; b2b-s3, launched after it in the same chain, must be judged
+    on its own (the checkers latch a finding until reset: FINDINGS.md 5)."""
+    need_netlist()
+    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    status, out, _ = run_upstream(tmp_path, capsys, "--test", "back2back")
+    rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("verilator  b2b-")}
+    assert "FAIL (protocol)" in rows["b2b-s2-light"] and "PASS" in rows["b2b-s3-light"], out
