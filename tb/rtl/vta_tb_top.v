@@ -316,9 +316,11 @@ module vta_tb_top #(
     /* verilator lint_off PROCASSINIT */
     reg [63:0] tb_beats = 64'd0;
     /* verilator lint_on PROCASSINIT */
+    // === keeps the count defined in a four-state simulator: a DUT's handshake outputs are
+    // X before its synchronous reset takes effect, and one X would poison the sum for good.
     always @(posedge ap_clk)
-        tb_beats <= tb_beats + {63'd0, m_axi_gmem_rvalid & m_axi_gmem_rready}
-                             + {63'd0, m_axi_gmem_wvalid & m_axi_gmem_wready};
+        tb_beats <= tb_beats + {63'd0, (m_axi_gmem_rvalid & m_axi_gmem_rready) === 1'b1}
+                             + {63'd0, (m_axi_gmem_wvalid & m_axi_gmem_wready) === 1'b1};
     /* verilator lint_off PINCONNECTEMPTY */
 `else
     // Ordering checks the final DRAM cannot show (tb/rtl/vta_tb_order_check.v), on vta_top's
