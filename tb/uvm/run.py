@@ -85,8 +85,14 @@ def config_name(cfg: VtaConfig) -> str:
         if load_config(name) == cfg:
             return name
     path = WORK / "configs" / f"{safe_name(json.dumps(cfg.overrides(), sort_keys=True))}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(cfg.overrides()))
+    text = json.dumps(cfg.overrides())
+    if not path.is_file() or path.read_text() != text:
+        # written aside and renamed: parallel runs (make mutate's JOBS, Dask workers) read
+        # this file while another process may be writing it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
     return str(path)
 
 

@@ -86,15 +86,23 @@ def decode(regs: dict[int, int], cfg: VtaConfig, insns: list[dict]) -> str:
 async def diagnose(env: "Env", ctx: "JobContext") -> tuple[str, bool]:
     """Read the status registers (bounded wait) and decode them against the job's program;
     True if the port hung."""
-    seq = ReadRegsSeq("status", ALL)
+    regs = await read_bounded(env, ALL)
+    if regs is None:
+        return ("  (status registers unreadable: the control port does not answer)\n"
+                + env.memory.status_line(), True)
+    return decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False
+
+
+async def read_bounded(env: "Env", offsets: list[int]) -> dict[int, int] | None:
+    """The registers at ``offsets``, or None if the control port does not answer within
+    GRACE cycles (a hung DUT must not hang its own diagnosis)."""
+    seq = ReadRegsSeq("status", offsets)
     task = cocotb.start_soon(seq.start(env.host.seqr))
     await First(task.complete, ClockCycles(env.dut.ap_clk, GRACE))
     if not task.done():
         task.cancel()
-        return ("  (status registers unreadable: the control port does not answer)\n"
-                + env.memory.status_line(), True)
-    regs = {off: value for off, (value, _) in seq.values.items()}
-    return decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False
+        return None
+    return {off: value for off, (value, _) in seq.values.items()}
 
 
 async def foreign_state(env: "Env") -> tuple[str, bool]:
@@ -103,12 +111,9 @@ async def foreign_state(env: "Env") -> tuple[str, bool]:
     complaints (Chisel assertions) are in the simulator's log. True if the port hung."""
     regs = env.hostmap
     named = {"CTRL": regs.ctrl, "CYCLES": regs.cycles, "INSN_COUNT": regs.insn_count, **regs.counters}
-    seq = ReadRegsSeq("status", list(named.values()))
-    task = cocotb.start_soon(seq.start(env.host.seqr))
-    await First(task.complete, ClockCycles(env.dut.ap_clk, GRACE))
-    if not task.done():
-        task.cancel()
+    read = await read_bounded(env, list(named.values()))
+    if read is None:
         return ("  (registers unreadable: the control port does not answer)\n"
                 + env.memory.status_line(), True)
-    values = ", ".join(f"{name} = {seq.values[off][0]:#x}" for name, off in named.items())
+    values = ", ".join(f"{name} = {read[off]:#x}" for name, off in named.items())
     return f"  registers: {values}\n{env.memory.status_line()}", False
