@@ -101,7 +101,9 @@ def test_make_vectors_reproduces_the_committed_vectors(tmp_path: Path) -> None:
 @pytest.mark.sim
 def test_make_coverage_writes_the_report(tmp_path: Path) -> None:
     out = tmp_path / "coverage"
-    proc = make("coverage", "COUNT=2", "SMOKE=1", f"OUT={out}", timeout=900)
+    # one Dask worker: each worker compiles its own Verilator coverage build, and the smoke
+    # run is too small to pay for a second one within make test's budget
+    proc = make("coverage", "COUNT=2", "SMOKE=1", "JOBS=1", f"OUT={out}", timeout=900)
     text = proc.stdout + proc.stderr
     assert re.search(r"\[cov\] \d+ jobs, 0 failed", text), text[-4000:]
     assert (out / "index.html").is_file() and (out / "code" / "code" / "index.html").is_file()

@@ -6,7 +6,7 @@ mutant's builds take it a second, Verilator over a minute), then the equivalence
                                    vectors must kill it
     vta_top:148:33:constant:+1     ARQOS 1 instead of 0: the protocol checker's attributes
                                    rule (fast mode, in the simulation) must kill it
-    vta_gemm_alu:237:17:case-arm:3 the ALU's ADD arm dropped: killed by the ALU vectors
+    vta_gemm_alu:242:17:case-arm:3 the ALU's ADD arm dropped: killed by the ALU vectors
     vta_load:101:34:shift:>>       a part-select that turns negative: lints, but Icarus
                                    rejects it, so the mutant is invalid (not scored)
     vta_rd_arb:54:23:constant:+1   a constant in an unused wire (dead code): survives every
@@ -30,7 +30,7 @@ from tb.runner import ROOT
 SAMPLE = {
     "vta_token:30:49:arithmetic:-": "killed",
     "vta_top:148:33:constant:+1": "killed",
-    "vta_gemm_alu:237:17:case-arm:3": "killed",
+    "vta_gemm_alu:242:17:case-arm:3": "killed",
     "vta_load:101:34:shift:>>": "invalid",
     "vta_rd_arb:54:23:constant:+1": "equivalent",
 }
