@@ -434,10 +434,11 @@ class RegMapVseq(uvm_sequence):
 
 
 class ResetMidVseq(uvm_sequence):
-    """Run a program cleanly, rerun it and reset at half its run time, then rerun and check.
+    """Run a program cleanly, rerun it and reset at half its run time, reset once more while
+    tokens_held holds a token in every counter, then rerun and check.
 
-    The interrupted run leaves SRAM, queues and token counters in a random state; a
-    correct reset clears all of it: right after it every register reads its reset value
+    The interrupted runs leave SRAM, queues and token counters in a random state; a
+    correct reset clears all of it: right after each every register reads its reset value
     (counters, tokens, queues, status words), and the final run must match the model.
     """
 
