@@ -61,7 +61,7 @@ from tb.uvm.registry import (
     for_mode,
     make_jobs,
 )
-from tb.uvm.simbuild import DEFINES_VAR, MODES, TIMESCALE, TOPLEVELS, BuildError, build
+from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError, build, run_plan_test
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -251,7 +251,6 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
              mode: str = "full", plusargs: tuple[str, ...] = (), dut: str = NATIVE) -> list[dict]:
     """Run jobs in one simulator process, restarting after a crash; one result per job.
     ``plusargs`` go to the simulator (tb/uvm/rerun.py names the Icarus waveform file)."""
-    from cocotb_tools.runner import get_runner
 
     bdir = build(sim, load_config(config), waves, mode, dut)
     results: list[dict] = []
@@ -274,12 +273,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
                            len(remaining))
         reason = ""
         try:
-            get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[mode],
-                                 hdl_toplevel_lang="verilog",
-                                 build_dir=str(bdir), test_dir=str(tdir), waves=waves,
-                                 extra_env={"VTA_UVM_PLAN": str(plan_path)}, plusargs=list(plusargs),
-                                 timescale=TIMESCALE, results_xml=str(tdir / "results.xml"),
-                                 log_file=str(log))
+            run_plan_test(sim, mode, bdir, tdir, plan_path, waves, plusargs)
         except (SystemExit, RuntimeError) as exc:
             if f"code: -{signal.SIGALRM}" in str(exc):
                 reason = (f"killed after {backstop(timeout):.0f} s without returning to Python "

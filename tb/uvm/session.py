@@ -19,7 +19,6 @@ import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from tb.uvm.jobs import Job, Plan
 
@@ -76,10 +75,8 @@ class SimSession:
 
     def _start(self) -> None:
         """A fresh simulator process waiting on its own queue directory."""
-        from cocotb_tools.runner import get_runner
-
         from models.config import load_config
-        from tb.uvm.simbuild import TIMESCALE, TOPLEVELS, build
+        from tb.uvm.simbuild import build, run_plan_test
 
         bdir = build(self.sim, load_config(self.config), False, self.mode, self.dut)
         self.tdir = self.workdir / f"session-{self.starts}"
@@ -92,15 +89,11 @@ class SimSession:
         plan = Plan(self.sim, self.config, [], str(self.results), str(self.failures), {},
                     self.timeout, self.mode, dut=self.dut, queue=str(self.queue))
         plan.save(self.tdir / "plan.json")
-        kwargs: dict[str, Any] = dict(
-            test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[self.mode],
-            hdl_toplevel_lang="verilog", build_dir=str(bdir), test_dir=str(self.tdir),
-            extra_env={"VTA_UVM_PLAN": str(self.tdir / "plan.json")}, timescale=TIMESCALE,
-            results_xml=str(self.tdir / "results.xml"), log_file=str(self.tdir / "sim.log"))
+        tdir = self.tdir
 
         def target() -> None:
             try:
-                get_runner(self.sim).test(**kwargs)
+                run_plan_test(self.sim, self.mode, bdir, tdir, tdir / "plan.json")
             except (SystemExit, RuntimeError):  # failed jobs fail the cocotb test: expected
                 pass
 

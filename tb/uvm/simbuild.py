@@ -171,6 +171,20 @@ def runner(sim: str, mode: str) -> Any:
     return FastVerilator()
 
 
+def run_plan_test(sim: str, mode: str, bdir: Path, tdir: Path, plan_path: Path,
+                  waves: bool = False, plusargs: tuple[str, ...] = ()) -> None:
+    """One simulator process running tb/uvm/plan_test.py on the plan at ``plan_path``
+    (build in ``bdir``, outputs and log ``sim.log`` in ``tdir``); raises what cocotb's runner
+    raises when the cocotb test fails or the process dies."""
+    from cocotb_tools.runner import get_runner
+
+    get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[mode],
+                         hdl_toplevel_lang="verilog", build_dir=str(bdir), test_dir=str(tdir),
+                         waves=waves, extra_env={"VTA_UVM_PLAN": str(plan_path)},
+                         plusargs=list(plusargs), timescale=TIMESCALE,
+                         results_xml=str(tdir / "results.xml"), log_file=str(tdir / "sim.log"))
+
+
 def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path,
                   dut: str = NATIVE) -> Path:
     stamp = bdir / "uvm_build.stamp"
