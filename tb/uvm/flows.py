@@ -484,12 +484,13 @@ class ResetMidVseq(uvm_sequence):
                               vector, self.plan)
         await held.start_job(held.prepare())
         await held.program_and_launch()
+        fields = [BY_OFFSET[TOKENS].field(q) for q in TOKEN_QUEUES]
         seen = 0
         for _ in range(TOKEN_POLLS):
             seen = await read_reg(self.env, TOKENS)
-            if all(seen >> 8 * n & 0xFF for n in range(len(TOKEN_QUEUES))):
+            if all(f.get(seen) for f in fields):
                 await self.reset_and_check()
                 return
-        counts = ", ".join(f"{q} {seen >> 8 * n & 0xFF}" for n, q in enumerate(TOKEN_QUEUES))
+        counts = ", ".join(f"{f.name} {f.get(seen)}" for f in fields)
         self.env.verdict.fail("register", f"the tokens_held program never showed a token in all four "
                               f"counters in {TOKEN_POLLS} reads of TOKENS (last: {counts})")
