@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tb.uvm.buckets import write_bucket_report
+from tb.uvm.buckets import print_bucket_report
 from tb.uvm.run import print_failures
 from tb.uvm.summary import junit_xml, summary_table
 
@@ -17,10 +17,7 @@ def report(records: list[dict], sim: str, count: int, wall: float, junit: Path |
     print()
     print(summary_table(records))
     print_failures(records)
-    buckets = write_bucket_report(records, junit.parent if junit else run_dir,
-                                  f"{junit.stem}-buckets.html" if junit else "buckets.html")
-    if buckets:
-        print(buckets)
+    print_bucket_report(records, junit, run_dir)
     bad = sum(not r["passed"] for r in records)
     print(f"\nregression: {len(records) - bad} passed, {bad} failed of {count} programs in {wall:.1f} s")
     if junit:

@@ -5,11 +5,11 @@ there are. This groups the failing records of a run by signature (tb/uvm/signatu
 counts them, and names for each bucket the failing program with the fewest instructions
 and the command that reproduces it: the one to debug (or shrink, tb/uvm/shrink.py) first.
 
-    bucket_text(records) -> str                  # the summary's section ("" if none failed)
-    print_buckets(records)                       # ... printed
-    write_bucket_report(records, out_dir) -> str # buckets.html written, the section returned
+    bucket_text(records) -> str                   # the summary's section ("" if none failed)
+    write_bucket_report(records, out_dir) -> str  # buckets.html written, the section returned
+    print_bucket_report(records, junit, dir)      # page beside the JUnit file (else in dir), printed
 
-``make sim`` (tb/uvm/run.py) and ``make regress`` (tb/regress/conftest.py) call these after
+``make sim`` (tb/uvm/run.py) and ``make regress`` (tb/regress/report.py) call the last after
 their failure lists; JUnit keeps one case per program.
 """
 from __future__ import annotations
@@ -91,12 +91,6 @@ def bucket_text(records: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def print_buckets(records: list[dict]) -> None:
-    text = bucket_text(records)
-    if text:
-        print(text)
-
-
 def bucket_html(records: list[dict], title: str = "Failure buckets") -> str:
     """A self-contained page: a table of buckets, each with its failures listed."""
     found = buckets(records)
@@ -139,3 +133,12 @@ def write_bucket_report(records: list[dict], out_dir: str | Path, name: str = PA
     path.write_text(bucket_html(records))
     text = bucket_text(records)
     return f"{text}\n  bucket report: {path}" if text else ""
+
+
+def print_bucket_report(records: list[dict], junit: Path | None, default_dir: Path) -> None:
+    """Write the page next to the JUnit file (``<stem>-buckets.html``), else as
+    ``default_dir/buckets.html``, and print the text section if anything failed."""
+    text = write_bucket_report(records, junit.parent if junit else default_dir,
+                               f"{junit.stem}-buckets.html" if junit else PAGE)
+    if text:
+        print(text)

@@ -36,7 +36,7 @@ from models.vector import VectorError, find_vectors, load_vector, save_vector
 from tb.duts.schema import ProfileError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
-from tb.uvm.buckets import buckets, insn_count, write_bucket_report
+from tb.uvm.buckets import buckets, insn_count, print_bucket_report
 from tb.uvm.dutmap import NATIVE, gen_limits, is_native, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
@@ -486,11 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         print_failures(results)
         if args.junit:
             Path(args.junit).write_text(junit_xml(results))
-        junit = Path(args.junit) if args.junit else None
-        text = write_bucket_report(results, junit.parent if junit else WORK,
-                                   f"{junit.stem}-buckets.html" if junit else "buckets.html")
-        if text:
-            print(text)
+        print_bucket_report(results, Path(args.junit) if args.junit else None, WORK)
         if args.shrink:
             shrink_buckets(results)
     except (ConfigError, VectorError, BuildError, UsageError, ProfileError) as exc:  # one line, no traceback
