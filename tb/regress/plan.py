@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tb.runner import ROOT
 from tb.uvm.jobs import Job
-from tb.uvm.run import random_jobs, resolve_random, split
+from tb.uvm.run import by_config, random_jobs, resolve_random, split
 from tb.uvm.vseq import safe_name
 
 #: Where run directories go unless --run-dir names one.
@@ -77,11 +77,8 @@ def chunks(params: Params) -> list[Chunk]:
     group cut into consecutive pieces of ``params.chunk`` programs."""
     pairs = resolve_random(random_jobs(params.seed, params.count, params.config, params.profile),
                            params.seed, params.random_configs)
-    groups: dict[str, list[Job]] = {}
-    for cfg, job in pairs:
-        groups.setdefault(cfg, []).append(job)
     out: list[Chunk] = []
-    for cfg, jobs in groups.items():
+    for cfg, jobs in by_config(pairs).items():
         for first in range(0, len(jobs), params.chunk):
             out.append(Chunk(f"c{len(out):04d}", params.sim, cfg, params.mode,
                              jobs[first:first + params.chunk]))
@@ -92,11 +89,8 @@ def chunks_of(sim: str, pairs: list[tuple[str, Job]], mode: str, parts: int, pre
               coverage: bool = False) -> list[Chunk]:
     """Chunks for arbitrary jobs (tb/cov/regression.py): per configuration, ``parts`` pieces
     as tb.uvm.run.run_all makes them (back-to-back chains kept whole)."""
-    groups: dict[str, list[Job]] = {}
-    for cfg, job in pairs:
-        groups.setdefault(cfg, []).append(job)
     return [Chunk(f"{prefix}-{n:04d}", sim, cfg, mode, part, coverage)
-            for n, (cfg, part) in enumerate((cfg, part) for cfg, group in groups.items()
+            for n, (cfg, part) in enumerate((cfg, part) for cfg, group in by_config(pairs).items()
                                              for part in split(group, parts))]
 
 

@@ -363,13 +363,20 @@ def split(jobs: list[Job], parts: int) -> list[list[Job]]:
     return out
 
 
+def by_config(pairs: list[tuple[str, Job]]) -> dict[str, list[Job]]:
+    """Jobs grouped by configuration, in order of first appearance (one build, and one
+    simulator process or more, per group)."""
+    groups: dict[str, list[Job]] = {}
+    for cfg, job in pairs:
+        groups.setdefault(cfg, []).append(job)
+    return groups
+
+
 def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
             timeout: float | None = None, mode: str = "full", dut: str = NATIVE) -> list[dict]:
     """Every job, grouped by configuration, ``parallel`` simulator processes at a time;
     progress lines while it runs (tb/uvm/progress.py)."""
-    groups: dict[str, list[Job]] = {}
-    for cfg, job in jobs:
-        groups.setdefault(cfg, []).append(job)
+    groups = by_config(jobs)
     for cfg in groups:  # build first, serially: parallel runs share each build
         build(sim, load_config(cfg), waves, mode, dut)
     tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
