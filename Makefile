@@ -136,11 +136,12 @@ coverage: sysdeps $(STAMP)
 		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
 
 # ResNet-18 layers on the RTL with the roofline report (build/workloads/, per simulator
-# with SIM=all); CONFIG takes a list or `designs` (the design-space set).
+# with SIM=all); CONFIG takes a list or `designs` (the design-space set); DUT= another
+# design's profile (on its own configuration).
 workloads: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.workloads.run --sim $$s --layers $(LAYERS) --scale $(SCALE) \
-		--vt $(VT) --config $(or $(CONFIG),default) --jobs $(JOBS) \
-		--out $(or $(OUT),build/workloads)$(if $(filter all,$(SIM)),/$$s); done
+		--vt $(VT) $(if $(CONFIG),--config $(CONFIG)) --jobs $(JOBS) $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
+		--out $(or $(OUT),build/workloads$(if $(filter-out vta,$(DUT)),-$(notdir $(basename $(DUT)))))$(if $(filter all,$(SIM)),/$$s); done
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

@@ -7,6 +7,13 @@ The helpers end or prepare a program the same way in every vector that needs it.
 recurring one is :func:`emit_expose`: STORE keeps only the low 8 bits of each
 accumulator lane, so to observe full 32-bit results a vector ends with it instead of a
 plain :func:`store_and_finish`.
+
+An ALU operation by immediate names its destination as its source too, in every vector
+outside the ALU family, as TVM's lowering writes it (the operand it rewrites). The spec
+ignores the source then; upstream's Chisel reads it (tb/duts/upstream-chisel,
+``isa.alu-imm-reads-src``), so this form lets a foreign DUT run the vectors whose subject is
+not the ALU. The ALU family (vectors/families/alu.py) keeps immediates whose source differs,
+where the spec's "source ignored" is the point.
 """
 from __future__ import annotations
 
@@ -67,6 +74,6 @@ def emit_expose(p: Program, n: int) -> int:
     emit_reset(p, n, 3 * n)
     p.alu(AluOp.ADD, [(n, 0, 0)], iters=(3, n), dst=(n, 1), src=(0, 1))
     for k in range(3):
-        p.alu(AluOp.SHR, [(n + k * n, 0, 0)], iters=(1, (3 - k) * n), dst=(0, 1), imm=8,
-              push_next=k == 2)
+        p.alu(AluOp.SHR, [(n + k * n, n + k * n, 0)], iters=(1, (3 - k) * n), dst=(0, 1),
+              src=(0, 1), imm=8, push_next=k == 2)
     return store_and_finish(p, 4 * n)

@@ -115,6 +115,46 @@ def _step(b: Busy, counters: dict[str, int], token_depth: int | None) -> bool:
     return moved
 
 
+def max_outstanding(ops: Sequence[Op], queue: str) -> int:
+    """The most tokens ``queue`` ever holds in any run with unbounded queues and counters.
+
+    The count peaks while its consumer is held back: with the consumer stopped before its
+    (k+1)-th instruction, the other two modules run greedily as far as they can (every step
+    is persistent, so that run is the furthest any schedule reaches), and the counter then
+    holds the most it can while the consumer has done k instructions. The consumer is then
+    let through one more instruction; the peak over all k is the answer. A design whose
+    counter holds fewer tokens than this drops or blocks a push in some schedule.
+    """
+    consumer = QUEUES[queue][1]
+    queues: dict[str, deque[Op]] = {m: deque() for m in MODULES}
+    busy: dict[str, Busy | None] = {m: None for m in MODULES}
+    counters = {q: 0 for q in QUEUES}
+    taken = allowed = best = fetch = 0
+    total = sum(op.module == consumer for op in ops)
+    while True:
+        progress = True
+        while progress:
+            progress = False
+            while fetch < len(ops):
+                queues[ops[fetch].module].append(ops[fetch])
+                fetch += 1
+            for m in MODULES:
+                if busy[m] is None and queues[m] and (m != consumer or taken < allowed):
+                    op = queues[m].popleft()
+                    busy[m] = Busy(op, "pop", list(op.pops))
+                    taken += m == consumer
+                    progress = True
+                b = busy[m]
+                if b is not None:
+                    progress |= _step(b, counters, None)
+                    if b.phase == "push" and not b.pending:
+                        busy[m] = None
+        best = max(best, counters[queue])
+        if allowed >= total:
+            return best
+        allowed += 1
+
+
 def vector_clocks(order: Sequence[Op]) -> dict[int, np.ndarray]:
     """Vector clock (one component per module) of each completed instruction.
 

@@ -100,6 +100,9 @@ class GenKnobs:
                                                  # ACC window (restrict.py: store.out-buffer)
     alu_no_raw: bool = False                     # no ALU iteration reads the entry the one before
                                                  # wrote (restrict.py: isa.alu-no-bypass)
+    shr_imm_only: bool = False                   # an ALU SHR shifts by an immediate within
+                                                 # [-(ACC_W-1), ACC_W-1] (restrict.py:
+                                                 # isa.alu-shr-negative)
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -196,5 +199,5 @@ class GenKnobs:
 #: The knobs of the section "wide forms", with their defaults (see GenKnobs.to_json).
 WIDE_KNOBS = ("long_loop_prob", "long_loop", "long_loop_max_prob", "nonzero_factors_prob",
               "uop_shape_prob", "slots_over_depth", "uop_entries", "imm_in_place", "refresh_out",
-              "alu_no_raw")
+              "alu_no_raw", "shr_imm_only")
 WIDE_DEFAULTS = {f.name: f.default for f in fields(GenKnobs) if f.name in WIDE_KNOBS}

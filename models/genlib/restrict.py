@@ -17,7 +17,8 @@ from models.isa import AluOp
 #: Restriction name -> what the generator leaves out for it.
 RESTRICTIONS: dict[str, str] = {
     "isa.alu-mul": "no ALU MUL",
-    "isa.alu-shr-negative": "no ALU SHR (a register operand's sign is data, unknown when drawn)",
+    "isa.alu-shr-negative": "an ALU SHR shifts by an immediate in [-(ACC_W-1), ACC_W-1], never by a "
+                            "register operand (whose sign is data, unknown when drawn)",
     "isa.load-acc8": "no LOAD ACC_8BIT",
     "bases-or": "all base registers zero",
     "isa.alu-imm-reads-src": "an ALU with an immediate has src = dst in every iteration",
@@ -47,10 +48,11 @@ def restrict(knobs: GenKnobs, limits: Limits) -> GenKnobs:
     """``knobs`` with every form ``limits`` forbids removed."""
     without = limits.without
     weights = list(knobs.alu_op_weights)
-    for name, op in (("isa.alu-mul", AluOp.MUL), ("isa.alu-shr-negative", AluOp.SHR)):
-        if name in without:
-            weights[op] = 0.0
+    if "isa.alu-mul" in without:
+        weights[AluOp.MUL] = 0.0
     out = replace(knobs, alu_op_weights=(weights[0], weights[1], weights[2], weights[3], weights[4]))
+    if "isa.alu-shr-negative" in without:
+        out = replace(out, shr_imm_only=True)
     if "isa.load-acc8" in without:
         out = replace(out, w_load_acc8=0.0)
     if "bases-or" in without:

@@ -204,7 +204,13 @@ def loop(rng: np.random.Generator, knobs: GenKnobs, dst: Window, src: Window,
 
 
 def alu_imm(rng: np.random.Generator, knobs: GenKnobs, op: int, acc_width: int) -> int:
-    """An immediate: the corner values often, else small or full-range values."""
+    """An immediate: the corner values often, else small or full-range values (for SHR with
+    the knob ``shr_imm_only``, only shifts by less than the accumulator's width)."""
+    if op == AluOp.SHR and knobs.shr_imm_only:
+        edge = acc_width - 1
+        if chance(rng, knobs.imm_special_prob):
+            return [0, 1, -1, edge, -edge][below(rng, 5)]
+        return int(rng.integers(-edge, edge + 1))
     if chance(rng, knobs.imm_special_prob):
         specials = [0, 1, -1, -32768, 32767]
         if op == AluOp.SHR:

@@ -200,7 +200,7 @@ class StageBuilder:
 
     def _alu_op(self) -> dict[str, int]:
         op = pick(self.rng, self.knobs.alu_op_weights)
-        use_imm = chance(self.rng, self.knobs.use_imm_prob)
+        use_imm = chance(self.rng, self.knobs.use_imm_prob) or (op == AluOp.SHR and self.knobs.shr_imm_only)
         imm = alu_imm(self.rng, self.knobs, op, self.cfg.acc_width) if use_imm else 0
         return {"alu_opcode": AluOp(op), "use_imm": int(use_imm), "imm": imm}
 
@@ -253,6 +253,8 @@ class StageBuilder:
                     again.update(self._alu_op())
                     if again["use_imm"] and self.knobs.imm_in_place and not in_place:
                         again.update(use_imm=0, imm=0)
+                        if again["alu_opcode"] == AluOp.SHR and self.knobs.shr_imm_only:
+                            again["alu_opcode"] = AluOp.ADD  # no SHR by a register operand
                 ops.append((again, None))
             else:
                 ops.append(self._gemm(win) if kind == GEMM else self._alu(win))

@@ -135,13 +135,17 @@ class _Lowering:
     def epilogue(self, tile: Tile) -> None:
         t = self.t
         base = tile.index % self.vt * t.acc_slot
-        whole = [(base, 0, 0)]
-        self.p.alu(AluOp.SHR, whole, (t.acc_slot, 1), dst=(1, 0), imm=SHIFT)
+        # An immediate operation names its destination as its source too, as TVM's ALU
+        # lowering does (the operand it rewrites): the spec ignores the source then, and
+        # upstream's Chisel reads it (tb/duts/upstream-chisel: isa.alu-imm-reads-src).
+        whole = [(base, base, 0)]
+        self.p.alu(AluOp.SHR, whole, (t.acc_slot, 1), dst=(1, 0), src=(1, 0), imm=SHIFT)
         pixels = t.rows * t.cols
         bias = [(base + oc * pixels, self.bias_sram + tile.oc0 + oc, 0) for oc in range(t.oc_blocks)]
         self.p.alu(AluOp.ADD, bias, (pixels, 1), dst=(1, 0))
-        self.p.alu(AluOp.MIN, whole, (t.acc_slot, 1), dst=(1, 0), imm=CLIP_HI)
-        self.p.alu(AluOp.MAX, whole, (t.acc_slot, 1), dst=(1, 0), imm=CLIP_LO, push_next=True)
+        self.p.alu(AluOp.MIN, whole, (t.acc_slot, 1), dst=(1, 0), src=(1, 0), imm=CLIP_HI)
+        self.p.alu(AluOp.MAX, whole, (t.acc_slot, 1), dst=(1, 0), src=(1, 0), imm=CLIP_LO,
+                   push_next=True)
 
     def stores(self, tile: Tile) -> None:
         t, geo = self.t, self.geo

@@ -2,6 +2,9 @@
 the components ask (footprints, memory faults, error responses, limits) without a simulator."""
 from __future__ import annotations
 
+import numpy as np
+
+from models.progbuild import Program, as_bytes
 from models.vector import load_vector
 from tb.runner import ROOT
 from tb.uvm.buserr import SLVERR, BusErrorEvent
@@ -9,6 +12,7 @@ from tb.uvm.context import JobContext
 from tb.uvm.jobs import Job
 from tb.uvm.negative_programs import deadlock_vector
 from tb.uvm.profiles import SLOWDOWN
+from tb.uvm.watchdog import STALL_BASE
 
 GEMM = load_vector(ROOT / "vectors" / "gemm_basic")
 
@@ -50,3 +54,26 @@ def test_a_deadlocking_program_is_predicted_without_problems_when_expected() -> 
     assert problems == []
     _, problems = JobContext.build(Job("d"), vector, "small")
     assert problems and "not well-formed" in problems[0]
+
+
+def test_a_bus_only_dut_gets_a_stall_window_over_its_longest_compute_run() -> None:
+    """A foreign DUT shows progress only as bus beats: between two instructions that move
+    bytes it may legally compute for as long as the run of GEMMs and ALUs there takes.
+    The run between the LOAD WGT and the STORE is two GEMMs of 1 micro-op x 60 x 50
+    iterations, 2 x (2 x 3000 + 16) cycles of loop cost (tb/uvm/watchdog.py); the window is
+    4096 plus twice the run. rtl/ counts micro-ops, so its window stays 4096."""
+    p = Program(GEMM.config)
+    inp = p.alloc("inp", 1, as_bytes(np.ones((1, 1, 4), dtype=np.int8), np.int8))
+    wgt = p.alloc("wgt", 1, as_bytes(np.ones((1, 4, 4), dtype=np.int8), np.int8))
+    out = p.alloc("out", 1)
+    p.load("inp", 0, inp, 1, 1)
+    p.load("wgt", 0, wgt, 1, 1, push_next=True)
+    p.gemm([(0, 0, 0)], iters=(60, 50), pop_prev=True)
+    p.gemm([(0, 0, 0)], iters=(60, 50), push_next=True)
+    p.store(0, out, 1, 1, pop_prev=True, push_prev=True)
+    p.finish(pop_next=True)
+    vector = p.build("two long GEMMs")
+    native, _ = JobContext.build(Job("n"), vector, "small")
+    foreign, _ = JobContext.build(Job("f"), vector, "small", bus_only=True)
+    assert native.limits.stall == STALL_BASE
+    assert foreign.limits.stall == STALL_BASE + 2 * (2 * (2 * 60 * 50 + 16))

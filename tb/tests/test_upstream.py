@@ -7,6 +7,7 @@ first time)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -15,15 +16,15 @@ import pytest
 
 from tb.runner import ROOT
 from tb.tests.test_duts import need_netlist
+from tb.tests.test_make import make
 from tb.uvm import run
 from tb.uvm.shrink import shrink_dir
 
 VECTORS = ROOT / "vectors"
 REPRO = ROOT / "tb" / "duts" / "upstream-chisel" / "repro" / "wdata-unstable"
 #: directed vectors and what the upstream profile makes of each
-PASSES = "default_vthread_blocked_gemm"
+PASSES = ("default_vthread_blocked_gemm", "default_pipeline_tokens", "default_gemm_loops_factors")
 EXCLUDED = {"default_alu_overlap_in_order": "isa.alu-mul", "default_layer": "isa.load-acc8",
-            "default_pipeline_tokens": "isa.alu-imm-reads-src",
             "default_pads_all15": "store.out-buffer", "gemm_basic": "configuration"}
 
 
@@ -36,10 +37,11 @@ def run_upstream(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str)
 def test_upstream_directed(tmp_path, capsys, monkeypatch):
     need_netlist()
     monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
-    vectors = [str(VECTORS / name) for name in (PASSES, *EXCLUDED)]
+    vectors = [str(VECTORS / name) for name in (*PASSES, *EXCLUDED)]
     status, out, cases = run_upstream(tmp_path, capsys, "--vector", *vectors)
     assert status == 0, out
-    assert f"vec-{PASSES}-none" in out and f"1 passed, 0 failed, {len(EXCLUDED)} excluded" in out
+    assert f"{len(PASSES)} passed, 0 failed, {len(EXCLUDED)} excluded" in out, out
+    assert all(re.search(rf"^verilator +vec-{name}-none .* PASS ", out, re.M) for name in PASSES), out
     for name, why in EXCLUDED.items():
         assert f"  vec-{name}-none: {why}" in out, out
     assert sum(c.find("skipped") is not None for c in cases) == len(EXCLUDED)
@@ -79,3 +81,44 @@ def test_a_back_to_back_job_does_not_inherit_a_failure(tmp_path, capsys, monkeyp
     status, out, _ = run_upstream(tmp_path, capsys, "--test", "back2back")
     rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("verilator  b2b-")}
     assert "FAIL (protocol)" in rows["b2b-s2-light"] and "PASS" in rows["b2b-s3-light"], out
+
+
+def test_make_workloads_on_upstream(tmp_path):
+    """`make workloads DUT=upstream-chisel` as the README documents it, on two scaled-down
+    layers: lowered in TVM's form, every one runs on upstream's configuration and gives the
+    golden model's bytes; the report names the DUT and takes its work from the model."""
+    need_netlist()
+    proc = make("workloads", "DUT=upstream-chisel", "SCALE=small", "LAYERS=C2,dense", "VT=1,2",
+                f"OUT={tmp_path}", timeout=600)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "4 of 4 passed, 0 excluded" in text, text[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["dut"] == "upstream-chisel" and set(report["configs"]) == {"upstream_chisel"}
+    for case in report["cases"]:
+        assert case["passed"] and not case["excluded"] and "--dut upstream-chisel" in case["repro"], case
+        assert case["measured"]["counters"] == case["predicted"]["counters"]  # the model's work
+    assert "on DUT upstream-chisel" in (tmp_path / "report.md").read_text()
+
+
+def test_workloads_leave_out_what_the_profile_rules_out(tmp_path, capsys, monkeypatch):
+    """A layer the profile rules out is reported EXCLUDED with its reason, not run and not
+    failed (the rule itself stands in for one: no shipped layer breaks upstream's); a
+    configuration other than the profile's is a one-line error."""
+    need_netlist()
+    from tb.workloads import run as workloads
+
+    def rule(job, config, spec):
+        return ["isa.example: stands in for a difference"] if job.name.endswith("vt2") else []
+
+    monkeypatch.setattr(workloads, "job_reasons", rule)
+    status = workloads.main(["--dut", "upstream-chisel", "--scale", "small", "--layers", "dense",
+                             "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 0 and "1 of 2 passed, 1 excluded" in out, out
+    md = (tmp_path / "report.md").read_text()
+    assert re.search(r"^\| dense \| [^|]+ \| 2 \| [^|]+ \| EXCLUDED \|", md, re.M), md
+    assert "- EXCLUDED dense vt=2: isa.example: stands in for a difference" in md, md
+    with pytest.raises(SystemExit) as exc:
+        workloads.main(["--dut", "upstream-chisel", "--config", "small"])
+    assert exc.value.code == 2
+    assert "--dut upstream-chisel is built for upstream_chisel" in capsys.readouterr().err

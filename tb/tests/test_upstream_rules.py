@@ -10,14 +10,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from models.checker import check_vector
 from models.config import load_config
 from models.decode import decode_program
 from models.gen import generate
 from models.genlib.restrict import Limits
 from models.isa import AluOp, Opcode
-from models.progbuild import Program, as_bytes
+from models.progbuild import Program, UopRange, as_bytes
 from models.vector import Vector
+from models.workloads import workload
+from models.workloads.layers import LAYER_NAMES
 from tb.duts.semantics import MODELLED, first_divergence
+from tb.tests.test_duts import need_netlist
+from tb.uvm.applicable import program_reasons
 from tb.uvm.jobs import Job
 from tb.uvm.rerun import RerunError, saved_dut
 from tb.uvm.vseq import failure_dir
@@ -75,9 +80,58 @@ def test_the_restricted_generator_builds_programs_clear_of_the_modelled_differen
         assert alus and any(a["use_imm"] and a["imm"] == 0 for a in alus)  # the refresh ALUs
 
 
+def test_workloads_are_lowered_in_tvms_form_and_clear_of_the_differences() -> None:
+    """Every scaled-down ResNet layer, both virtual-thread counts: the epilogue's immediate
+    ALU operations name their destination as their source (as TVM's lowering does), so no
+    stored byte depends on a modelled difference and upstream runs the layers."""
+    for name in LAYER_NAMES:
+        for vt in (1, 2):
+            vector = workload(name, "small", CFG, vt).vector
+            imms = [i for i in vector_insns(vector) if i["opcode"] == Opcode.ALU and i["use_imm"]]
+            assert imms and all((i["src_factor_out"], i["src_factor_in"]) ==
+                                (i["dst_factor_out"], i["dst_factor_in"]) for i in imms), (name, vt)
+            assert all(first_divergence(vector, diff) is None for diff in MODELLED), (name, vt)
+
+
+def token_flood(loads: int) -> Vector:
+    """``loads`` LOADs of nothing (x_size 0) that each push L2C, then as many GEMMs of no
+    micro-op that each pop one: every token can be outstanding at once."""
+    p = Program(CFG)
+    for _ in range(loads):
+        p.load("inp", 0, 0, 1, 0, push_next=True)
+    for _ in range(loads):
+        p.gemm(UopRange(0, 0), pop_prev=True)
+    p.finish()
+    return p.build(f"{loads} L2C tokens", queues_may_fill=True)
+
+
+def test_a_token_queue_is_ruled_out_only_when_it_can_overflow() -> None:
+    """Upstream's counters hold 255 and drop a push beyond (tokens.full-push-dropped): 256
+    tokens that can all be outstanding are ruled out, 255 are not, and the full-size C11
+    layer with two virtual threads (843 instructions, 256 L2C pushes, never more than two
+    outstanding) runs."""
+    need_netlist()
+    assert check_vector(token_flood(256)).ok
+    over = program_reasons(token_flood(256), "upstream-chisel")
+    assert len(over) == 1 and over[0].startswith("tokens.full-push-dropped: 256 tokens of L2C"), over
+    assert program_reasons(token_flood(255), "upstream-chisel") == []
+    assert program_reasons(workload("C11", "full", CFG, 2).vector, "upstream-chisel") == []
+
+
 def vector_insns(vector: Vector) -> list[dict]:
     decoded = decode_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count)
     return [i for i in decoded.insns if i is not None]
+
+
+def test_the_restricted_generator_shifts_only_by_immediates_within_the_width() -> None:
+    """isa.alu-shr-negative: upstream shifts by an immediate in [-31, 31] as spec section 3
+    says and otherwise by five bits of the operand, so its programs keep SHR in that form."""
+    limits = Limits(frozenset({"isa.alu-shr-negative", *MODELLED}), 2048)
+    shrs = [a for seed in range(1, 25) for a in vector_insns(generate(seed, CFG, limits=limits))
+            if a["opcode"] == Opcode.ALU and a["alu_opcode"] == AluOp.SHR]
+    assert len(shrs) >= 5 and all(a["use_imm"] for a in shrs)
+    shifts = {a["imm"] - (1 << 16) if a["imm"] >= 1 << 15 else a["imm"] for a in shrs}
+    assert max(abs(v) for v in shifts) <= CFG.acc_width - 1 and min(shifts) < 0 < max(shifts), shifts
 
 
 def test_without_limits_the_generator_is_unchanged() -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Sequence
 
+from tb.uvm.dutmap import NATIVE
 from tb.uvm.jobs import Job
 from tb.uvm.run import prepare_env, run_all
 
@@ -26,12 +27,12 @@ def program_jobs(dirs: Sequence[Path], profile: str = "none", seed: int = 1) -> 
 
 
 def run_jobs(sim: str, config: str, jobs: Sequence[Job], mode: str = "fast",
-             parallel: int = 1) -> list[dict]:
+             parallel: int = 1, dut: str = NATIVE) -> list[dict]:
     """Run jobs on one configuration's build in a testbench mode (tb/uvm/run.py ``--mode``),
-    in ``parallel`` simulator processes; records in the order of ``jobs``."""
+    in ``parallel`` simulator processes, on DUT profile ``dut``; records in the order of ``jobs``."""
     prepare_env()
     by_name = {r["job"]: r for r in run_all(sim, [(config, j) for j in jobs], parallel, False,
-                                            mode=mode)}
+                                            mode=mode, dut=dut)}
     return [by_name[j.name] for j in jobs]
 
 

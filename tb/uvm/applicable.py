@@ -15,7 +15,9 @@ as rtl/. The rules, by difference (tb/duts/differences.py):
 * ``config.uop-buffer-depth``: a micro-op index at or beyond the profile's limit;
 * ``isa.alu-imm-reads-src``, ``store.out-buffer``: the bytes the program stores change when
   the golden model applies the difference (tb/duts/semantics.py);
-* ``tokens.full-push-dropped``: a token queue receives TOKEN_QUEUE_DEPTH pushes or more;
+* ``tokens.full-push-dropped``: in some schedule a token queue would hold more than the DUT's
+  TOKEN_QUEUE_DEPTH tokens at once (models/checker/tokens.py: ``max_outstanding``), so a push
+  could find its counter full;
 * ``registers.base_combine: or``: a base shares a bit with an offset added to it, so its OR
   is not the sum (the spec's address);
 * register-map flows and negative tests check rtl/'s own register table, status words and
@@ -27,14 +29,15 @@ and then checked here like vectors. Protocol differences leave nothing out: a wa
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from models.checker import check_vector
+from models.checker.tokens import build_ops, max_outstanding
 from models.config import VtaConfig, load_config
+from models.decode import decode_program
 from models.gen import GenError, generate
 from models.isa import AluOp, MemType, Opcode
-from models.spec import FLAG_QUEUE, PUSH_FLAGS
+from models.spec import QUEUES
 from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
 from tb.duts.semantics import MODELLED, first_divergence
@@ -101,7 +104,7 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
         out.append(f"registers.base_combine or: {clash} (the DUT ORs a base into an address, the "
                    f"spec adds it)")
     dut_cfg = load_config(p.config_name)
-    if p.has("tokens.full-push-dropped") and (full := _token_pushes(report, insns, dut_cfg)):
+    if p.has("tokens.full-push-dropped") and (full := _token_overflow(vector, report, dut_cfg)):
         out.append(_why("tokens.full-push-dropped", full))
     for name in (n for n in MODELLED if p.has(n)):
         if report.ok and (changed := first_divergence(vector, name)) is not None:
@@ -110,15 +113,17 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
     return out
 
 
-def _token_pushes(report: Any, insns: list[tuple[int, dict]], cfg: VtaConfig) -> str:
-    """The first token queue that receives the DUT's TOKEN_QUEUE_DEPTH (``cfg``) pushes or more:
-    only then can its counter be full when a push comes, which the spec makes wait and the DUT
-    drops ('' if none)."""
+def _token_overflow(vector: Vector, report: Any, cfg: VtaConfig) -> str:
+    """The first token queue that can hold more than the DUT's TOKEN_QUEUE_DEPTH (``cfg``)
+    tokens at once: only then can a push find its counter full, which the spec makes wait
+    and the DUT drops ('' if none)."""
     depth = cfg.values["TOKEN_QUEUE_DEPTH"]
-    pushes = Counter(FLAG_QUEUE[(report.modules[i], f)] for i, insn in insns for f in PUSH_FLAGS
-                     if insn[f] and (report.modules[i], f) in FLAG_QUEUE)
-    full = [(q, n) for q, n in sorted(pushes.items()) if n >= depth]
-    return f"{full[0][1]} pushes of {full[0][0]} reach its depth {depth}" if full else ""
+    words = decode_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count).words
+    ops = build_ops(words, report.modules)
+    for queue in QUEUES:
+        if (most := max_outstanding(ops, queue)) > depth:
+            return f"{most} tokens of {queue} can be outstanding at once, more than its depth {depth}"
+    return ""
 
 
 def _signed16(value: int) -> int:

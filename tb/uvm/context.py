@@ -85,12 +85,13 @@ class JobContext:
     expected_cycles: int  # cycles the work takes without backpressure (an over-estimate)
 
     @classmethod
-    def build(cls, job: Job, vector: Vector, config_name: str,
-              wall: float | None = None) -> tuple["JobContext", list[str]]:
-        """The context of ``job`` running ``vector``; the second value lists the model's problems."""
+    def build(cls, job: Job, vector: Vector, config_name: str, wall: float | None = None,
+              bus_only: bool = False) -> tuple["JobContext", list[str]]:
+        """The context of ``job`` running ``vector``; the second value lists the model's problems.
+        ``bus_only``: the DUT's progress is seen only in its bus beats (tb/uvm/watchdog.py)."""
         prediction = predict(vector)
         cfg, insns, slowdown = vector.config, prediction.insns, SLOWDOWN[job.profile]
-        limits = Limits(cycle_bound(cfg, insns, slowdown), stall_window(insns, slowdown), wall)
+        limits = Limits(cycle_bound(cfg, insns, slowdown), stall_window(insns, slowdown, bus_only), wall)
         return (cls(job, vector, config_name, prediction, limits, work_estimate(cfg, insns)),
                 problems_of(prediction, job))
 

@@ -70,7 +70,8 @@ class RunProgramVseq(uvm_sequence):
     def prepare(self) -> JobContext:
         """The job's context: the model's expected images, STORE footprints and limits.
         A program the model cannot predict is a "model" failure."""
-        ctx, problems = JobContext.build(self.job, self.vector, self.cfg_name, self.timeout)
+        ctx, problems = JobContext.build(self.job, self.vector, self.cfg_name, self.timeout,
+                                         bus_only=not self.regs.native)
         for problem in problems[:1]:
             self.verdict.fail("model", problem)
         self.note_long_run(ctx.limits.bound)

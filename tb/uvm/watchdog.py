@@ -9,7 +9,9 @@
   thousand cycles, widened only by the longest stretch a legal instruction of this program
   can run without moving any of those counters (pad rows of a LOAD, loops over an empty
   micro-op range), times the profile's slowdown. A deadlocked DUT therefore fails within
-  seconds of wall time, however long the program's bound.
+  seconds of wall time, however long the program's bound. A foreign DUT shows only its bus
+  beats, so for it the window also covers the longest run of compute work between two
+  instructions that move bytes.
 
 Neither needs tuning per test. When one fires, the failure message says, per module, which
 instruction it is on (disassembled) and what it waits for, from the RTL's status registers
@@ -81,9 +83,38 @@ def _quiet_cost(insn: Mapping[str, int]) -> int:
     return 0
 
 
-def stall_window(insns: Sequence[Mapping[str, int]], slowdown: int) -> int:
-    """Cycles without any progress after which a DUT running this program has stopped."""
-    quiet = max((_quiet_cost(i) for i in insns), default=0)
+def _moves_bytes(insn: Mapping[str, int]) -> bool:
+    """A LOAD or STORE with data to move (the bus beats of a DUT seen from outside)."""
+    return insn["opcode"] in (Opcode.LOAD, Opcode.STORE) and insn["x_size"] > 0 and insn["y_size"] > 0
+
+
+def _quiet_run(insns: Sequence[Mapping[str, int]]) -> int:
+    """The longest stretch a DUT can legally run without a bus beat: the work of a run of
+    instructions, consecutive in program order, none of which moves bytes.
+
+    While compute executes such a run, every LOAD and STORE before it in program order has
+    its tokens (each pop's push comes earlier in program order, and compute is in order), and
+    every one after it can wait for the run; once the run ends, the instruction that ended it
+    moves bytes. So a run's loops, and a LOAD's pad rows, bound the quiet time.
+    """
+    longest = run = 0
+    for insn in insns:
+        if _moves_bytes(insn):
+            longest, run = max(longest, run, _quiet_cost(insn)), 0
+        elif insn["opcode"] in (Opcode.GEMM, Opcode.ALU):
+            run += _loop_cost(insn)
+        else:
+            run += 8
+    return max(longest, run)
+
+
+def stall_window(insns: Sequence[Mapping[str, int]], slowdown: int, bus_only: bool = False) -> int:
+    """Cycles without any progress after which a DUT running this program has stopped.
+
+    ``bus_only``: the DUT's only progress figure is its bus beats (a foreign DUT without
+    rtl/'s micro-op and instruction counters), so a run of compute work counts as quiet.
+    """
+    quiet = _quiet_run(insns) if bus_only else max((_quiet_cost(i) for i in insns), default=0)
     return (STALL_BASE + 2 * quiet) * slowdown
 
 

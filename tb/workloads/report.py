@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Sequence
 from models.config import VtaConfig
 from models.workloads.designs import macs_per_cycle, sram_bytes
 from models.workloads.layers import OCCURRENCES
+from tb.uvm.dutmap import NATIVE, is_native
 
 if TYPE_CHECKING:
     from tb.workloads.run import Case
@@ -56,7 +57,7 @@ def _results_table(cases: Sequence["Case"], speed: dict[tuple[str, str], float])
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in cases:
         m, p = c.measured, c.predicted
-        verdict = "PASS" if c.passed else "FAIL"
+        verdict = "EXCLUDED" if c.excluded else "PASS" if c.passed else "FAIL"
         tile = (f"{c.tiling['rows']}x{c.tiling['cols']}, {c.tiling['oc_blocks']}, {c.tiling['ic_blocks']}"
                 if c.tiling else "-")
         gemm = f"{p['counters']['GEMM_UOPS']:,}" if p else "-"
@@ -80,7 +81,7 @@ def _loss_table(cases: Sequence["Case"]) -> list[str]:
              "load exec | load token waits | store exec | store token waits |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for c in cases:
-        if not c.measured:
+        if "losses" not in c.measured:
             continue
         m, loss = c.measured, c.measured["losses"]
         cells = [f"{loss[k]:,}" for k in ("compute_idle", "compute_token_wait", "compute_overhead",
@@ -144,38 +145,46 @@ def plot_roofline(path: Path, cases: Sequence["Case"], configs: dict[str, VtaCon
 
 
 def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfig], sim: str, scale: str,
-                 command: str, wall: float) -> list[Path]:
+                 command: str, wall: float, dut: str = NATIVE) -> list[Path]:
     """Write report.md, report.json and roofline.png under ``out``; returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
     speed = speedups(cases)
-    md = [f"# Workloads: ResNet-18 layers ({scale}) on the RTL ({sim})", "",
+    native = is_native(dut)
+    where = "the RTL" if native else f"DUT {dut}"
+    work = ("" if native else " This design has no work counters: the roofline figures divide the "
+            "model's work (micro-ops, DRAM bytes) by its CYCLES register.")
+    left = [c for c in cases if c.excluded]
+    md = [f"# Workloads: ResNet-18 layers ({scale}) on {where} ({sim})", "",
           f"Command: `{command}` ({wall:.0f} s wall). Every program ran through the testbench in "
-          f"fast mode with every checker on; cycles are the RTL's CYCLES counter. Definitions: "
-          f"README \"Workloads\" and tb/workloads/figures.py.", "",
-          f"{sum(c.passed for c in cases)} of {len(cases)} passed.", ""]
+          f"fast mode with every checker on; cycles are the design's CYCLES counter. Definitions: "
+          f"README \"Workloads\" and tb/workloads/figures.py.{work}", "",
+          f"{sum(c.passed and not c.excluded for c in cases)} of {len(cases)} passed, "
+          f"{len(left)} excluded.", ""]
     for name, cfg in configs.items():
         mine = [c for c in cases if c.config == name]
         md += [f"## Configuration {name} (BLOCK {cfg.block_in}, BATCH {cfg.batch}, "
                f"{macs_per_cycle(cfg)} MACs/cycle, bus {cfg.bus_bytes} B/cycle)", ""]
         md += _results_table(mine, speed) + [""]
-        md += ["Where the cycles beyond the bound go (cycles; the modules overlap, so the columns "
-               "do not add up):", ""] + _loss_table(mine) + [""]
+        if any("losses" in c.measured for c in mine):
+            md += ["Where the cycles beyond the bound go (cycles; the modules overlap, so the "
+                   "columns do not add up):", ""] + _loss_table(mine) + [""]
         for vt in sorted({c.vt for c in mine}):
             net = network_cycles(mine, name, vt)
             if net:
                 md += [f"ResNet-18 pass, vt={vt}: {net:,} cycles for {cfg.batch} image(s).", ""]
-        failed = [c for c in mine if not c.passed]
+        failed = [c for c in mine if not c.passed and not c.excluded]
         for c in failed:
             md += [f"- FAIL {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
                    + (f" (repro: `{c.repro(sim)}`)" if c.vector else "")]
-        if failed:
+        md += [f"- EXCLUDED {c.layer} vt={c.vt}: {c.excluded}" for c in mine if c.excluded]
+        if failed or any(c.excluded for c in mine):
             md.append("")
     if len(configs) > 1:
         md += ["## Design space", ""] + _design_table(cases, configs) + [""]
     md += ["![roofline](roofline.png)", ""]
     paths = [out / "report.md", out / "report.json", out / "roofline.png"]
     paths[0].write_text("\n".join(md))
-    data = {"command": command, "sim": sim, "scale": scale, "wall_s": round(wall, 1),
+    data = {"command": command, "sim": sim, "dut": dut, "scale": scale, "wall_s": round(wall, 1),
             "configs": {name: {"block": cfg.block_in, "batch": cfg.batch,
                                "macs_per_cycle": macs_per_cycle(cfg), "sram_bytes": sram_bytes(cfg),
                                "overrides": cfg.overrides(),

@@ -3,15 +3,23 @@ the testbench (fast mode, every checker on), reported against the roofline.
 
     python -m tb.workloads.run [--layers C2,C5|all] [--scale full|small] [--config LIST]
                                [--sim verilator|icarus] [--vt 1,2] [--jobs N] [--out DIR]
+                               [--dut NAME|PATH]
 
 For each configuration it lowers every (layer, vt), saves the vectors under
 OUT/vectors/<config>/, predicts each program's counters (models.predict) and cycles
 (models.timing), runs the vectors on one build of the RTL and writes OUT/report.md,
 report.json and roofline.png (tb/workloads/report.py). It exits 1 when any layer failed
 to lower or to verify, and prints the repro command of each failure.
+
+With ``--dut`` another design runs the layers through its profile (tb/duts), on the
+profile's configuration: a program its documented differences rule out is left out with
+the reason (tb/uvm/applicable.py), as ``make sim DUT=...`` does. Such a design has none
+of rtl/'s work counters, so its roofline figures put the model's work (micro-ops, bytes)
+over the design's own CYCLES register, and the report has no "where the cycles go".
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -25,7 +33,10 @@ from models.vector import save_vector
 from models.workloads import WorkloadError, workload
 from models.workloads.designs import resolve
 from models.workloads.layers import SCALES, select
+from tb.duts.schema import ProfileError
 from tb.uvm.api import explain, run_jobs
+from tb.uvm.applicable import job_reasons
+from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.workloads.figures import figures, losses
 from tb.workloads.report import write_report
@@ -48,12 +59,17 @@ class Case:
     measured: dict = field(default_factory=dict)
     passed: bool = False
     failure: str = ""
+    excluded: str = ""
     vector: str = ""
     wall: float = 0.0
+    dut: str = NATIVE
 
     def repro(self, sim: str) -> str:
         """The command that runs this program alone (the vector carries its configuration)."""
-        return f"python -m tb.uvm.run --sim {sim} --mode fast --vector {self.vector}" if self.vector else ""
+        if not self.vector:
+            return ""
+        dut = "" if is_native(self.dut) else f" --dut {self.dut}"
+        return f"python -m tb.uvm.run --sim {sim} --mode fast --vector {self.vector}{dut}"
 
 
 def parse_vts(text: str) -> list[int]:
@@ -65,13 +81,14 @@ def parse_vts(text: str) -> list[int]:
 
 
 def lower_all(name: str, cfg: VtaConfig, layers: list[str], scale: str, vts: list[int],
-              out: Path) -> tuple[list[Case], dict[str, tuple[Case, Job]]]:
-    """Lower and predict every (layer, vt) of one configuration; a job for each that lowered."""
+              out: Path, dut: str = NATIVE) -> tuple[list[Case], dict[str, tuple[Case, Job]]]:
+    """Lower and predict every (layer, vt) of one configuration; a job for each that lowered
+    and that DUT ``dut`` can run."""
     cases: list[Case] = []
     jobs: dict[str, tuple[Case, Job]] = {}
     for layer in layers:
         for vt in vts:
-            case = Case(name, layer, vt)
+            case = Case(name, layer, vt, dut=dut)
             cases.append(case)
             try:
                 w = workload(layer, scale, cfg, vt)
@@ -94,6 +111,10 @@ def lower_all(name: str, cfg: VtaConfig, layers: list[str], scale: str, vts: lis
             case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles), "counters": counters}
             job = Job(f"{name}-{layer}-vt{vt}", vector=str(vdir.resolve()))
             case.vector = str(vdir)
+            if not is_native(dut) and (reasons := job_reasons(job, profile_of(dut).config_name, dut)):
+                case.excluded = "; ".join(reasons)
+                print(f"  {name} {layer} vt={vt}: EXCLUDED on {dut}: {case.excluded}", flush=True)
+                continue
             jobs[job.name] = (case, job)
             print(f"  lowered {name} {layer} vt={vt}: {case.insns} instructions, "
                   f"{pred.counters['GEMM_UOPS']:,} GEMM micro-ops, predicted {est.cycles:,} cycles",
@@ -102,20 +123,25 @@ def lower_all(name: str, cfg: VtaConfig, layers: list[str], scale: str, vts: lis
 
 
 def run_config(sim: str, arg: str, cfg: VtaConfig, jobs: dict[str, tuple[Case, Job]],
-               parallel: int) -> None:
-    """Run one configuration's jobs on the RTL and fill in the measured figures."""
+               parallel: int, dut: str = NATIVE) -> None:
+    """Run one configuration's jobs on the RTL (or DUT ``dut``) and fill in the measured
+    figures: a foreign DUT's from the model's work counters and the DUT's CYCLES."""
     if not jobs:
         return
-    records = run_jobs(sim, arg, [job for _, job in jobs.values()], mode="fast", parallel=parallel)
+    records = run_jobs(sim, arg, [job for _, job in jobs.values()], mode="fast", parallel=parallel,
+                       dut=dut)
     for (case, _), record in zip(jobs.values(), records, strict=True):
         case.wall = float(record.get("wall", 0.0))
         case.passed = bool(record["passed"])
         if not case.passed:
             case.failure = explain(record)
         counters = record.get("counters")
-        if counters and record.get("cycles"):
+        if counters and record.get("cycles") and is_native(dut):
             case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"]),
                              "losses": losses(counters, record["cycles"]), "counters": counters}
+        elif record.get("cycles"):
+            work = case.predicted["counters"]
+            case.measured = {**figures(cfg.bus_bytes, work, record["cycles"]), "counters": work}
         state = "PASS" if case.passed else "FAIL"
         cycles = f"{record['cycles']:,} cycles" if record.get("cycles") else "no DONE"
         print(f"  {state} {case.config} {case.layer} vt={case.vt}: {cycles}, {case.wall:.1f} s", flush=True)
@@ -125,34 +151,42 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m tb.workloads.run", description=__doc__.splitlines()[0])
     parser.add_argument("--layers", default="all", help="C1..C11, dense, comma-separated, or all")
     parser.add_argument("--scale", default="full", choices=SCALES)
-    parser.add_argument("--config", default="default",
+    parser.add_argument("--config", default=None,
                         help="comma-separated shipped names, design points or JSON files; "
-                             "'designs' = the design-space set")
+                             "'designs' = the design-space set (default: default, or the --dut "
+                             "profile's configuration)")
     parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
     parser.add_argument("--vt", default="1,2", help="virtual threads: 1, 2 or 1,2")
     parser.add_argument("--jobs", type=positive_int, default=1, help="simulator processes")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
+    parser.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
+                        help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
     args = parser.parse_args(argv)
     try:
-        layers, vts, configs = select(args.layers), parse_vts(args.vt), resolve(args.config)
+        own = None if is_native(args.dut) else profile_of(args.dut).config_name
+        if own is not None and args.config not in (None, own):
+            raise WorkloadError(f"--config {args.config}: --dut {args.dut} is built for {own}")
+        layers, vts = select(args.layers), parse_vts(args.vt)
+        configs = resolve(args.config or own or "default")
         loaded = {name: load_config(arg) for name, arg in configs.items()}
-    except (WorkloadError, ConfigError) as exc:
+    except (WorkloadError, ConfigError, ProfileError) as exc:
         parser.error(str(exc))
     out = Path(args.out)
     t0 = time.perf_counter()
     cases: list[Case] = []
     for name, arg in configs.items():
         print(f"{name}: lowering {len(layers)} layer(s) x vt {args.vt} ({args.scale})", flush=True)
-        mine, jobs = lower_all(name, loaded[name], layers, args.scale, vts, out)
+        mine, jobs = lower_all(name, loaded[name], layers, args.scale, vts, out, args.dut)
         print(f"{name}: running {len(jobs)} program(s) on {args.sim}", flush=True)
-        run_config(args.sim, arg, loaded[name], jobs, args.jobs)
+        run_config(args.sim, arg, loaded[name], jobs, args.jobs, args.dut)
         cases.extend(mine)
     wall = time.perf_counter() - t0
     command = " ".join(["python -m tb.workloads.run"] + (argv if argv is not None else sys.argv[1:]))
-    paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall)
-    failed = [c for c in cases if not c.passed]
-    print(f"{len(cases) - len(failed)} of {len(cases)} passed in {wall:.0f} s; report: "
-          f"{', '.join(str(p) for p in paths)}")
+    paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall, args.dut)
+    failed = [c for c in cases if not c.passed and not c.excluded]
+    left = sum(bool(c.excluded) for c in cases)
+    print(f"{len(cases) - len(failed) - left} of {len(cases)} passed, {left} excluded, in {wall:.0f} s; "
+          f"report: {', '.join(str(p) for p in paths)}")
     for c in failed:
         print(f"FAIL {c.config} {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
               + (f"\n  repro: {c.repro(args.sim)}" if c.vector else ""))

@@ -53,9 +53,9 @@ def layer_vector(name: str, cfg: VtaConfig, bases: dict[str, int] | None = None,
     p.gemm([(0, k, k) for k in range(kb)], iters=(mb, nb), dst=(nb, 1), src=(kb, 0),
            wgt=(0, kb), pop_prev=True)
     n = mb * nb
-    p.alu(AluOp.SHR, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=3)
-    p.alu(AluOp.MAX, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=-20)
-    p.alu(AluOp.MIN, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=100, push_next=True)
+    p.alu(AluOp.SHR, [(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=3)
+    p.alu(AluOp.MAX, [(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=-20)
+    p.alu(AluOp.MIN, [(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=100, push_next=True)
     p.store(0, out, mb, nb, stride=OUT_STRIDE, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     C = np.clip((bias + matmul_wt(A, B)) >> 3, -20, 100)

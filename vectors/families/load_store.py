@@ -163,7 +163,7 @@ def xsize_zero_noops(name: str) -> Vector:
     p.load("wgt", 0, wgt_d, 1, 0, pads=(0, 0, 3, 0), push_next=True)
     p.gemm([(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), pop_prev=True, push_next=True)
     p.store(0, out, 3, 0, stride=1, pop_prev=True, push_prev=True)
-    p.alu(AluOp.ADD, [(0, 0, 0)], iters=(1, n), dst=(0, 1), imm=1, pop_next=True,
+    p.alu(AluOp.ADD, [(0, 0, 0)], iters=(1, n), dst=(0, 1), src=(0, 1), imm=1, pop_next=True,
           push_next=True)
     p.store(0, out + n, 1, n, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)

@@ -54,7 +54,7 @@ def pipeline_tokens(name: str, cfg: VtaConfig) -> Vector:
         emit_reset(p, acc, rows, pop_next=t >= 2)
         p.gemm([(acc, rows * buf, buf)], iters=(1, rows), dst=(0, 1), src=(0, 1),
                pop_prev=True, push_prev=t + 2 < n_tiles)
-        p.alu(AluOp.ADD, [(acc, acc, 0)], iters=(1, rows), dst=(0, 1), imm=-3 * t,
+        p.alu(AluOp.ADD, [(acc, acc, 0)], iters=(1, rows), dst=(0, 1), src=(0, 1), imm=-3 * t,
               push_next=True)
 
     def store(t: int) -> None:
@@ -169,7 +169,7 @@ def all_four_flags(name: str) -> Vector:
            pop_prev=True, pop_next=True, push_prev=True, push_next=True)
     p.store(0, out + rows, 1, rows, pop_prev=True, push_prev=True)
     p.load("inp", 0, inp_d[2], 1, rows, pop_next=True, push_next=True)
-    p.alu(AluOp.ADD, [(0, 0, 0)], iters=(1, rows), dst=(0, 1), imm=0, pop_next=True)
+    p.alu(AluOp.ADD, [(0, 0, 0)], iters=(1, rows), dst=(0, 1), src=(0, 1), imm=0, pop_next=True)
     p.gemm(uops, iters=(1, rows), dst=(0, 1), src=(0, 1), pop_prev=True, push_next=True)
     p.store(0, out + 2 * rows, 1, rows, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
