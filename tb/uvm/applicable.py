@@ -154,8 +154,9 @@ def excluded_record(job: Job, config: str, reason: str) -> dict[str, Any]:
             "config": config, "job_spec": job.__dict__}
 
 
-def job_reasons(job: Job, config: str, spec: str) -> list[str]:
-    """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's)."""
+def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> list[str]:
+    """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's);
+    with ``differences`` False only what makes it impossible, not the profile's differences."""
     if job.mode != "program" or job.fault != "none" or job.deadlock or job.expect_kind:
         return [f"rtl/ only: {for_mode(job.mode).name} checks rtl/'s own register table, status "
                 f"words or fault hooks (tb/uvm/regs.py), which {spec} does not have"]
@@ -169,18 +170,20 @@ def job_reasons(job: Job, config: str, spec: str) -> list[str]:
             vector = generate(job.seed, dut_cfg, limits=gen_limits(spec))
         except GenError as exc:
             return [f"the generator cannot build seed {job.seed} without the DUT's differences: {exc}"]
-    return program_reasons(vector, spec)
+    return program_reasons(vector, spec) if differences else []
 
 
-def select(jobs: list[tuple[str, Job]], spec: str) -> tuple[list[tuple[str, Job]], list[dict[str, Any]]]:
+def select(jobs: list[tuple[str, Job]], spec: str,
+           differences: bool = True) -> tuple[list[tuple[str, Job]], list[dict[str, Any]]]:
     """The jobs DUT ``spec`` runs, each on its profile's configuration, and a record of every
-    one left out with its reasons (for rtl/: every job, none left out)."""
+    one left out with its reasons (for rtl/: every job, none left out). ``differences``
+    False keeps the jobs the profile's differences rule out, to see what they do."""
     if is_native(spec):
         return jobs, []
     config = profile_of(spec).config_name
     kept, out = [], []
     for _, job in jobs:
-        reasons = job_reasons(job, config, spec)
+        reasons = job_reasons(job, config, spec, differences)
         if reasons:
             out.append(excluded_record(job, config, "; ".join(reasons)))
         else:

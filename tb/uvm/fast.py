@@ -23,6 +23,7 @@ from pyuvm import ConfigDB, uvm_component, uvm_env
 from models.config import load_config
 from models.dram import Dram
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
+from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import BEATS, HostMap
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
 from tb.uvm.host import (
@@ -360,6 +361,10 @@ class FastWatch:
             if env.checks.alarm:  # the checker's finding came first (the host polls 16 cycles apart)
                 self.outcome = "alarm"
                 return
+            if found := env.dut_log.fired():  # the design's own assertion (tb/uvm/dutlog.py)
+                env.verdict.fail("assertion", found)
+                self.outcome = "alarm"
+                return
             if ctrl & (regs.done | regs.error):
                 self.ctrl, self.outcome = ctrl, "done"
                 return
@@ -391,6 +396,7 @@ class FastEnv(uvm_env):
         self.dut = ConfigDB().get(self, "", "DUT")
         self.verdict: Verdict = ConfigDB().get(self, "", "VERDICT")
         self.hostmap: HostMap = ConfigDB().get(self, "", "HOSTMAP")
+        self.dut_log: DutLog = ConfigDB().get(self, "", "DUT_LOG")
         self.host = HostAgent("host", self)
         self.memory = FastMemory("memory", self)
         self.scoreboard = Scoreboard("scoreboard", self)

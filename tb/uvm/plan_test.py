@@ -28,6 +28,7 @@ from models.executor import ProgramError
 from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.uvm.applicable import runs_on
+from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import gen_limits, host_map
 from tb.uvm.env import Env, VtaEnv
 from tb.uvm.fast import FastEnv, init_inputs
@@ -46,6 +47,7 @@ class PlanTest(uvm_test):
 
     def build_phase(self) -> None:
         self.plan: Plan = ConfigDB().get(self, "", "PLAN")
+        self.dut_log: DutLog = ConfigDB().get(self, "", "DUT_LOG")
         self.env: Env = FastEnv("env", self) if self.plan.mode == "fast" else VtaEnv("env", self)
 
     def vector_for(self, job: Job) -> Vector | None:
@@ -127,6 +129,7 @@ class PlanTest(uvm_test):
             self.env.dut.tb_fault.value = 0
             t0, c0 = time.perf_counter(), self.env.cycle
             hung = None
+            self.dut_log.start()
             try:
                 info, vector = await self.run_job(job)
             except HostHung as exc:  # finish this job with what the checkers saw, then stop
@@ -135,6 +138,9 @@ class PlanTest(uvm_test):
                     verdict.fail("watchdog", f"the control port hung: {exc}")
             finally:
                 wall = time.perf_counter() - t0
+            found = self.dut_log.fired()  # printed after the watcher's last look
+            if found and not any(f.kind == "assertion" for f in verdict.failures):
+                verdict.fail("assertion", found)
             failures = [f.__dict__ for f in verdict.failures]
             passed = job.passed(failures)
             saved = self.save_failure(job, vector) if verdict.failures else ""
@@ -167,6 +173,7 @@ async def run_plan(dut: Any) -> None:
     ConfigDB().set(None, "*", "VERDICT", verdict)
     ConfigDB().set(None, "*", "PLAN", plan)
     ConfigDB().set(None, "*", "HOSTMAP", host_map(plan.dut))
+    ConfigDB().set(None, "*", "DUT_LOG", DutLog.from_env())
     await uvm_root().run_test(PlanTest, keep_set={ConfigDB})
     test = uvm_root().uvm_test_top
     assert not test.failed_jobs, f"{len(test.failed_jobs)} job(s) failed: {', '.join(test.failed_jobs)}"

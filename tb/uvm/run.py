@@ -1,7 +1,7 @@
 """Command line: run the pyuvm testbench on a simulator, summarise, and triage failures.
 
     python -m tb.uvm.run --sim icarus|verilator [--config C] [--vector DIR ...]
-        [--test all|NAME] [--seed S] [--count N] [--dut NAME|PATH]
+        [--test all|NAME] [--seed S] [--count N] [--dut NAME|PATH [--ignore-differences]]
         [--profile P] [--fault F] [--waves] [--jobs N] [--junit FILE]
 
 The tests (NAME) are those of tb/uvm/registry.py. Without --vector and --test it runs the
@@ -13,7 +13,10 @@ reproduces it and leaves its program under build/failures/. See tb/uvm/README.md
 
 --dut runs another design through its profile (tb/duts; default ``vta``, rtl/): every job
 on the profile's configuration, those its differences rule out listed as excluded with the
-reason (tb/uvm/applicable.py), the protocol rules it waives reported as findings.
+reason (tb/uvm/applicable.py), the protocol rules it waives reported as findings;
+--ignore-differences runs those jobs too, to see what each difference does. A design that
+prints Chisel-style "Assertion failed" messages fails the job with its own diagnosis
+(tb/uvm/dutlog.py).
 """
 from __future__ import annotations
 
@@ -450,6 +453,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--junit", help="write JUnit XML here")
     p.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
                    help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
+    p.add_argument("--ignore-differences", action="store_true",
+                   help="with --dut: run the jobs the profile's differences rule out as well, to see "
+                        "what each does on the DUT (their failures are the documented differences)")
     p.add_argument("--shrink", action="store_true", default=os.environ.get("SHRINK") == "1",
                    help="shrink the first failure of each failure bucket (tb/uvm/shrink.py)")
     return p.parse_args(argv)
@@ -459,6 +465,8 @@ def check_dut(args: argparse.Namespace) -> None:
     """A foreign DUT runs in the fast mode (cocotbext-axi's memory of the full mode refuses
     bursts across 4 KiB), every job on its profile's configuration (tb/uvm/applicable.py)."""
     if is_native(args.dut):
+        if args.ignore_differences:
+            raise UsageError("--ignore-differences: rtl/ has no differences; give --dut another profile")
         return
     name = profile_of(args.dut).config_name
     if args.mode != "fast":
@@ -483,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.junit and not Path(args.junit).resolve().parent.is_dir():
             raise UsageError(f"--junit {args.junit}: its directory does not exist")
         check_dut(args)
-        jobs, excluded = select(choose_jobs(args), args.dut)
+        jobs, excluded = select(choose_jobs(args), args.dut, not args.ignore_differences)
         for config in {cfg for cfg, _ in jobs}:
             load_config(config)
         results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout, args.mode, args.dut)

@@ -135,6 +135,7 @@ PARSERS: dict[str, Callable[[str], Signature]] = {
     "model": _model,
     "stray-write": lambda m: Signature("stray-write", "store", "outside-footprints", form_of(m)),
     "no-compare": lambda m: Signature("no-compare"),
+    "assertion": lambda m: Signature("assertion", NONE, (re.findall(r" at ([\w./-]+:\d+)", m) or [NONE])[0]),
 }
 
 

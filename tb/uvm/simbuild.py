@@ -180,7 +180,8 @@ def run_plan_test(sim: str, mode: str, bdir: Path, tdir: Path, plan_path: Path,
 
     get_runner(sim).test(test_module="tb.uvm.plan_test", hdl_toplevel=TOPLEVELS[mode],
                          hdl_toplevel_lang="verilog", build_dir=str(bdir), test_dir=str(tdir),
-                         waves=waves, extra_env={"VTA_UVM_PLAN": str(plan_path)},
+                         waves=waves, extra_env={"VTA_UVM_PLAN": str(plan_path),
+                                                 "VTA_SIM_LOG": str(tdir / "sim.log")},
                          plusargs=list(plusargs), timescale=TIMESCALE,
                          results_xml=str(tdir / "results.xml"), log_file=str(tdir / "sim.log"))
 
