@@ -5,7 +5,9 @@
   (:func:`vector_clocks`);
 * each token counter and each command queue has a single producer and a single consumer,
   so an enabled step stays enabled until it is taken and a greedy simulation of the finite
-  hardware (:func:`simulate`) decides deadlock independently of the schedule.
+  hardware (:func:`simulate`) decides deadlock independently of the schedule;
+* the same simulation with a queue's consumer held back bounds how many tokens that queue
+  can hold at once in any schedule (:func:`max_outstanding`).
 
 As in the RTL, a module takes the next command out of its command queue when idle
 (freeing the slot), pops each named token as soon as it is there, executes once all are
@@ -60,41 +62,57 @@ class SimResult:
         return len(self.order) == n_ops
 
 
+class Machine:
+    """Fetch and the three modules with their command queues and token counters, run
+    greedily: as the RTL does, a module takes its next command out of the queue when idle,
+    pops each named token as soon as that counter is non-zero, executes once all are
+    popped, then pushes each token as soon as that counter has room (None: unbounded)."""
+
+    def __init__(self, ops: Sequence[Op], cmd_depth: int | None, token_depth: int | None) -> None:
+        self.ops, self.cmd_depth, self.token_depth = ops, cmd_depth, token_depth
+        self.queues: dict[str, deque[Op]] = {m: deque() for m in MODULES}
+        self.busy: dict[str, Busy | None] = {m: None for m in MODULES}
+        self.counters = {q: 0 for q in QUEUES}
+        self.order: list[Op] = []
+        self.taken = {m: 0 for m in MODULES}
+        self.fetch = 0
+
+    def run(self, limit: dict[str, int] | None = None) -> None:
+        """Take every step until nothing can move; a module named in ``limit`` takes no more
+        commands than that many in all (it is held back before the next)."""
+        ops, progress = self.ops, True
+        while progress:
+            progress = False
+            while self.fetch < len(ops) and (self.cmd_depth is None
+                                             or len(self.queues[ops[self.fetch].module]) < self.cmd_depth):
+                self.queues[ops[self.fetch].module].append(ops[self.fetch])
+                self.fetch += 1
+                progress = True
+            for m in MODULES:
+                if self.busy[m] is None and self.queues[m] and (limit is None or m not in limit
+                                                                or self.taken[m] < limit[m]):
+                    op = self.queues[m].popleft()
+                    self.busy[m] = Busy(op, "pop", list(op.pops))
+                    self.taken[m] += 1
+                    progress = True
+                b = self.busy[m]
+                if b is not None:
+                    progress |= _step(b, self.counters, self.token_depth)
+                    if b.phase == "push" and not b.pending:
+                        self.order.append(b.op)
+                        self.busy[m] = None
+
+
 def simulate(ops: Sequence[Op], cmd_depth: int | None, token_depth: int | None) -> SimResult:
     """Run fetch and the three modules greedily until nothing can move (None = unbounded).
 
-    As the RTL does, a module takes its next command out of the queue when idle, pops each
-    named token as soon as that counter is non-zero, executes once all are popped, then
-    pushes each token as soon as that counter has room. Every step is persistent (single
-    producer and consumer per queue), so the order the steps are taken in does not change
-    where the run ends: this decides deadlock.
+    Every step is persistent (single producer and consumer per queue), so the order the
+    steps are taken in does not change where the run ends: this decides deadlock.
     """
-    queues: dict[str, deque[Op]] = {m: deque() for m in MODULES}
-    busy: dict[str, Busy | None] = {m: None for m in MODULES}
-    counters = {q: 0 for q in QUEUES}
-    order: list[Op] = []
-    fetch = 0
-    progress = True
-    while progress:
-        progress = False
-        while fetch < len(ops) and (cmd_depth is None
-                                    or len(queues[ops[fetch].module]) < cmd_depth):
-            queues[ops[fetch].module].append(ops[fetch])
-            fetch += 1
-            progress = True
-        for m in MODULES:
-            if busy[m] is None and queues[m]:
-                op = queues[m].popleft()
-                busy[m] = Busy(op, "pop", list(op.pops))
-                progress = True
-            b = busy[m]
-            if b is not None:
-                progress |= _step(b, counters, token_depth)
-                if b.phase == "push" and not b.pending:
-                    order.append(b.op)
-                    busy[m] = None
-    fetch_at = ops[fetch] if fetch < len(ops) else None
-    return SimResult(order, busy, fetch_at, counters)
+    machine = Machine(ops, cmd_depth, token_depth)
+    machine.run()
+    fetch_at = ops[machine.fetch] if machine.fetch < len(ops) else None
+    return SimResult(machine.order, machine.busy, fetch_at, machine.counters)
 
 
 def _step(b: Busy, counters: dict[str, int], token_depth: int | None) -> bool:
@@ -121,38 +139,17 @@ def max_outstanding(ops: Sequence[Op], queue: str) -> int:
     The count peaks while its consumer is held back: with the consumer stopped before its
     (k+1)-th instruction, the other two modules run greedily as far as they can (every step
     is persistent, so that run is the furthest any schedule reaches), and the counter then
-    holds the most it can while the consumer has done k instructions. The consumer is then
-    let through one more instruction; the peak over all k is the answer. A design whose
-    counter holds fewer tokens than this drops or blocks a push in some schedule.
+    holds the most it can while the consumer has taken k instructions. The consumer is then
+    let through one more; the peak over all k is the answer. A design whose counter holds
+    fewer tokens than this drops or blocks a push in some schedule.
     """
     consumer = QUEUES[queue][1]
-    queues: dict[str, deque[Op]] = {m: deque() for m in MODULES}
-    busy: dict[str, Busy | None] = {m: None for m in MODULES}
-    counters = {q: 0 for q in QUEUES}
-    taken = allowed = best = fetch = 0
-    total = sum(op.module == consumer for op in ops)
-    while True:
-        progress = True
-        while progress:
-            progress = False
-            while fetch < len(ops):
-                queues[ops[fetch].module].append(ops[fetch])
-                fetch += 1
-            for m in MODULES:
-                if busy[m] is None and queues[m] and (m != consumer or taken < allowed):
-                    op = queues[m].popleft()
-                    busy[m] = Busy(op, "pop", list(op.pops))
-                    taken += m == consumer
-                    progress = True
-                b = busy[m]
-                if b is not None:
-                    progress |= _step(b, counters, None)
-                    if b.phase == "push" and not b.pending:
-                        busy[m] = None
-        best = max(best, counters[queue])
-        if allowed >= total:
-            return best
-        allowed += 1
+    machine = Machine(ops, None, None)
+    best = 0
+    for k in range(sum(op.module == consumer for op in ops) + 1):
+        machine.run({consumer: k})
+        best = max(best, machine.counters[queue])
+    return best
 
 
 def vector_clocks(order: Sequence[Op]) -> dict[int, np.ndarray]:
