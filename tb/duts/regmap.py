@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from models.predict import COUNTERS as MODEL_COUNTERS
 from tb.duts.schema import Node, ProfileError
 from tb.duts.signals import HOST_ADDR_WIDTH
 
@@ -28,7 +29,9 @@ class RegisterMap:
     ``pointers`` are 32-bit registers, or with ``pointer_width`` 64 low/high word pairs (the
     high word at offset + 4). ``done`` names the register and bit that read 1 once FINISH has
     completed; ``start_bit`` is the bit of ``control`` a host writes to launch. ``extra`` holds
-    further counters and status words by the DUT's own names.
+    further counters and status words by the DUT's own names; ``counts`` names, for those
+    the design documents as a count of work, the golden model's counters (models/predict.py)
+    whose sum the register must hold after DONE.
     """
 
     control: int
@@ -41,6 +44,7 @@ class RegisterMap:
     base_combine: str
     pointers: dict[str, int]
     extra: dict[str, int]
+    counts: dict[str, tuple[str, ...]]
 
     def spans(self) -> dict[str, tuple[int, int]]:
         """Every register's [first, last] byte offset, by its field path in the profile."""
@@ -72,6 +76,27 @@ def _bit(node: Node, key: str) -> int:
     return value
 
 
+def _extra(node: Node) -> tuple[dict[str, int], dict[str, tuple[str, ...]]]:
+    """``registers.extra``: NAME: offset, or NAME: {offset, counts: [model counters]}."""
+    offsets, counts = {}, {}
+    for key in map(str, node.value):
+        if not isinstance(node.value[key], dict):
+            offsets[key] = _offset(node, key)
+            continue
+        entry = node.child(key)
+        offsets[key] = _offset(entry, "offset")
+        names = entry.strings("counts")
+        for n, name in enumerate(names):
+            if name not in MODEL_COUNTERS:
+                raise ProfileError(f"{entry.path}: {entry.at('counts')}[{n}]: {name!r} is not a counter "
+                                   f"the model predicts ({', '.join(MODEL_COUNTERS)})")
+        if not names:
+            raise entry.error("must name at least one of the model's counters", "counts")
+        counts[key] = tuple(names)
+        entry.done()
+    return offsets, counts
+
+
 def read_registers(node: Node) -> RegisterMap:
     """Read and check the ``registers`` section."""
     control, start_bit = _offset(node, "control"), _bit(node, "start_bit")
@@ -88,15 +113,14 @@ def read_registers(node: Node) -> RegisterMap:
     for key, value in pointers.items():
         if width == 64 and value + 4 > LAST_OFFSET:
             raise ptr_node.error(f"the high word at {value + 4:#x} lies beyond {LAST_OFFSET:#x}", key)
-    extra_node = node.child("extra", {})
-    extra = {str(k): _offset(extra_node, str(k)) for k in extra_node.value}
+    extra, counts = _extra(node.child("extra", {}))
     done_node = node.child("done")
     done_register = done_node.get("register", str)
     done_bit = _bit(done_node, "bit")
     done_node.done()
     node.done()
     regs = RegisterMap(control, start_bit, done_register, done_bit, cycles, insn_count, width,
-                       combine, pointers, extra)
+                       combine, pointers, extra, counts)
     if done_register not in ("control", "cycles", "insn_count", *extra):
         raise done_node.error(f"{done_register!r} is not a register of the map (control, cycles, "
                               f"insn_count or a name in registers.extra)", "register")

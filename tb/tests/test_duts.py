@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from models.config import load_config
+from models.predict import COUNTERS as MODEL_COUNTERS
 from models.spec import SHIPPED_CONFIGS
 from tb.duts import profile as prof
 from tb.duts import wrapper
@@ -132,6 +133,7 @@ def test_upstream_profile_facts():
     assert (r.control, r.cycles, r.insn_count, r.pointer_width, r.base_combine) == (0, 4, 8, 64, "or")
     assert r.pointers == {"insn": 0x0C, "uop": 0x14, "inp": 0x1C, "wgt": 0x24, "acc": 0x2C, "out": 0x34}
     assert r.extra == {"ACC_WRITES": 0x3C} and (r.done_register, r.done_bit) == ("control", 1)
+    assert r.counts == {"ACC_WRITES": ("GEMM_UOPS", "ALU_UOPS")}
     # sixteen words 0x00..0x3C, every one used once (VCR: 1 + 1 + 1 + 2 * 6 + 1 registers)
     assert sorted(b for lo, hi in r.spans().values() for b in range(lo, hi + 1, 4)) == \
         list(range(0, 0x40, 4))
@@ -369,6 +371,14 @@ BAD = [
      "registers.pointers.uop: bytes 0x10..0x17 overlap registers.pointers.insn (0xc..0x13)"),
     ("extra counter overlap", "vta", "    ALU_UOPS: 0x28", "    ALU_UOPS: 0x24",
      "registers.extra.ALU_UOPS: bytes 0x24..0x27 overlap registers.extra.GEMM_UOPS (0x24..0x27)"),
+    ("counts an unknown counter", "vta", "    ALU_UOPS: 0x28",
+     "    ALU_UOPS: {offset: 0x28, counts: [ALU_OPS]}",
+     "registers.extra.ALU_UOPS.counts[0]: 'ALU_OPS' is not a counter the model predicts ("
+     + ", ".join(MODEL_COUNTERS) + ")"),
+    ("counts nothing", "vta", "    ALU_UOPS: 0x28", "    ALU_UOPS: {offset: 0x28, counts: []}",
+     "registers.extra.ALU_UOPS.counts: must name at least one of the model's counters"),
+    ("counted register without offset", "vta", "    ALU_UOPS: 0x28", "    ALU_UOPS: {counts: [ALU_UOPS]}",
+     "registers.extra.ALU_UOPS.offset: required key missing"),
     ("misaligned offset", "vta", "cycles: 0x04", "cycles: 0x05",
      "registers.cycles: offset 0x5 must be a multiple of 4 in [0, 0xfffc]"),
     ("done register", "vta", "{register: control, bit: 1}", "{register: status, bit: 1}",

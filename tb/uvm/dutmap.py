@@ -34,7 +34,8 @@ class HostMap:
     ``combine`` says how the DUT forms a DRAM address from a base and an instruction's
     offset ("add" as spec section 5 says, or "or"). ``error`` is CTRL's ERROR bit (0 for a DUT
     without one). ``counters`` are read after DONE into the job's record; ``progress`` are the
-    registers whose movement tells the watchdog the DUT is alive (empty: the bus's beats).
+    registers whose movement tells the watchdog the DUT is alive (empty: the bus's beats);
+    ``counts`` the counters a profile documents as the sum of model counters.
     """
 
     native: bool
@@ -50,6 +51,7 @@ class HostMap:
     combine: str = "add"
     counters: dict[str, int] = field(default_factory=dict)
     progress: dict[str, int] = field(default_factory=dict)
+    counts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def pointer_writes(self, name: str, value: int) -> list[tuple[int, int]]:
         """(offset, word) writes that set pointer ``name`` to the byte address ``value``."""
@@ -83,7 +85,7 @@ def host_map(spec: str) -> HostMap:
     r = profile_of(spec).registers
     return HostMap(False, r.control, 1 << r.start_bit, r.offset_of(r.done_register), 1 << r.done_bit,
                    0, r.cycles, r.insn_count, dict(r.pointers), r.pointer_width, r.base_combine,
-                   counters=dict(r.extra))
+                   counters=dict(r.extra), counts=dict(r.counts))
 
 
 #: Protocol rules a profile's difference waives on the memory port: difference -> the rule's

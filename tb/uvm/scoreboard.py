@@ -10,7 +10,9 @@ The counters that count work rather than time (micro-ops, bytes read and written
 instructions dispatched and completed per module: models/predict.py) must equal the
 model's values on every completed program; a design that gets the data right while
 skipping or repeating work shows up here (verdict kind ``counter``). The cycle counters,
-which the model cannot predict, must keep the relations of tb/uvm/counter_rules.py.
+which the model cannot predict, must keep the relations of tb/uvm/counter_rules.py. A
+foreign DUT's counters are held to the model where its profile says what they count
+(``registers.extra.NAME.counts``: :func:`count_mismatches`).
 """
 from __future__ import annotations
 
@@ -27,6 +29,18 @@ if TYPE_CHECKING:
 
 #: Mismatches listed in a failure message (the full count is always given).
 REPORT_LIMIT = 8
+
+
+def count_mismatches(counts: dict[str, tuple[str, ...]], want: dict[str, int],
+                     got: dict[str, int]) -> list[str]:
+    """A DUT's counters (``got``) that are not the sum of the model counters (``want``) its
+    profile says they count, one sentence each."""
+    out = []
+    for name, parts in counts.items():
+        expected = sum(want[p] for p in parts)
+        if got[name] != expected:
+            out.append(f"{name} reads {got[name]}, the model predicts {expected} ({' + '.join(parts)})")
+    return out
 
 
 class Scoreboard(uvm_component):
@@ -63,3 +77,13 @@ class Scoreboard(uvm_component):
         if broken:
             self.verdict.fail("counter", "the RTL's cycle counters after DONE break their "
                               "relations (rtl/README.md, Counter relations): " + "; ".join(broken))
+
+    def check_counts(self, ctx: "JobContext", counts: dict[str, tuple[str, ...]],
+                     counters: dict[str, int]) -> None:
+        """A foreign DUT's counters after DONE that its profile documents as counts of work."""
+        if ctx.counters is None or not counts:
+            return
+        wrong = count_mismatches(counts, ctx.counters, counters)
+        if wrong:
+            self.verdict.fail("counter", "the DUT's counters after DONE differ from the model "
+                              "(its profile's registers.extra counts): " + "; ".join(wrong))

@@ -197,6 +197,8 @@ class RunProgramVseq(uvm_sequence):
         self.info["compared_bytes"] = cmp.compared_bytes
         if not self.verdict.failures and self.regs.native:  # rtl/'s own work counters
             self.env.scoreboard.check_counters(ctx, self.info["counters"], cycles)
+        elif not self.verdict.failures:  # those a foreign DUT's profile documents
+            self.env.scoreboard.check_counts(ctx, self.regs.counts, self.info["counters"])
         if self.env.coverage is not None:
             self.env.coverage.program_done(ctx)
 
