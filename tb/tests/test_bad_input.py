@@ -118,6 +118,8 @@ CASES = [
          r"^error: --fault sim-hang hangs the simulator; it needs --timeout$"),
     Case("testbench: bad argument", "junit-dir-missing", run("--junit", "{tmp}/no/such/dir/r.xml"),
          r"^error: --junit .*/no/such/dir/r.xml: its directory does not exist$"),
+    Case("testbench: bad argument", "ignore-differences-on-rtl", run("--ignore-differences"),
+         r"^error: --ignore-differences: rtl/ has no differences; give --dut another profile$"),
     Case("testbench: bad argument", "cov-count-zero",
          ("python", "-m", "tb.cov.regression", "--count", "0"), r"argument --count: 0 must be 1 or more"),
     Case("testbench: bad argument", "regress-chunk-zero",
