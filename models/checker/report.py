@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from models.checker.footprints import Footprint
+from models.checker.tokens import Op
 from models.isa import Opcode
 
 if TYPE_CHECKING:
@@ -31,12 +32,13 @@ class Finding:
 
 @dataclass
 class CheckReport:
-    """Decoded program, per-instruction footprints and every finding."""
+    """Decoded program, per-instruction footprints, the token view and every finding."""
 
     insns: list[dict[str, int] | None]
     modules: list[str]
     findings: list[Finding]
     footprints: list[Footprint]
+    ops: list[Op]                   # every instruction as the token model sees it
 
     @property
     def ok(self) -> bool:

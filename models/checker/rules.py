@@ -309,5 +309,5 @@ class Checker:
 
     def report(self) -> CheckReport:
         findings = sorted(self.findings, key=lambda f: (f.index is None, f.index or 0))
-        return CheckReport(self.insns, self.modules, findings, self.footprints)
+        return CheckReport(self.insns, self.modules, findings, self.footprints, self.ops)
 

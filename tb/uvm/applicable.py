@@ -32,9 +32,8 @@ from __future__ import annotations
 from typing import Any
 
 from models.checker import check_vector
-from models.checker.tokens import build_ops, max_outstanding
+from models.checker.tokens import max_outstanding
 from models.config import VtaConfig, load_config
-from models.decode import decode_program
 from models.gen import GenError, generate
 from models.isa import AluOp, MemType, Opcode
 from models.spec import QUEUES
@@ -104,7 +103,7 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
         out.append(f"registers.base_combine or: {clash} (the DUT ORs a base into an address, the "
                    f"spec adds it)")
     dut_cfg = load_config(p.config_name)
-    if p.has("tokens.full-push-dropped") and (full := _token_overflow(vector, report, dut_cfg)):
+    if p.has("tokens.full-push-dropped") and (full := _token_overflow(report, dut_cfg)):
         out.append(_why("tokens.full-push-dropped", full))
     for name in (n for n in MODELLED if p.has(n)):
         if report.ok and (changed := first_divergence(vector, name)) is not None:
@@ -113,15 +112,13 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
     return out
 
 
-def _token_overflow(vector: Vector, report: Any, cfg: VtaConfig) -> str:
+def _token_overflow(report: Any, cfg: VtaConfig) -> str:
     """The first token queue that can hold more than the DUT's TOKEN_QUEUE_DEPTH (``cfg``)
     tokens at once: only then can a push find its counter full, which the spec makes wait
     and the DUT drops ('' if none)."""
     depth = cfg.values["TOKEN_QUEUE_DEPTH"]
-    words = decode_program(vector.config, vector.dram(), vector.insn_addr, vector.insn_count).words
-    ops = build_ops(words, report.modules)
     for queue in QUEUES:
-        if (most := max_outstanding(ops, queue)) > depth:
+        if (most := max_outstanding(report.ops, queue)) > depth:
             return f"{most} tokens of {queue} can be outstanding at once, more than its depth {depth}"
     return ""
 
