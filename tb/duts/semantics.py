@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Mapping
+from typing import Iterable, Mapping
 
 import numpy as np
 
@@ -125,33 +125,37 @@ class VariantMachine(_Machine):
             self.sram["acc"] = acc
 
 
-def stored_bytes(vector: Vector, names: frozenset[str]) -> Dram:
-    """DRAM after running the vector's program in order with ``names`` applied (none: the
-    spec's model)."""
+def _run(vector: Vector, names: frozenset[str]) -> VariantMachine:
+    """The machine after running the vector's program in order with ``names`` applied (none:
+    the spec's model)."""
     machine = VariantMachine(vector.config, vector.dram(), vector.bases, names)
     for index, insn in enumerate(fetch_program(vector.config, machine.dram, vector.insn_addr,
                                                vector.insn_count)):
         machine.step(index, insn)
-    return machine.dram
+    return machine
+
+
+def divergences(vector: Vector, names: Iterable[str]) -> dict[str, tuple[int, int] | None]:
+    """For each difference in ``names``: (address of the first stored byte it changes, how
+    many it changes), or None when the program's result does not depend on it. The spec's
+    model runs once for all of them."""
+    spec = _run(vector, frozenset())
+    out: dict[str, tuple[int, int] | None] = {}
+    for name in names:
+        variant = _run(vector, frozenset({name})).dram
+        changed, first = 0, None
+        for _, addr, size in spec.store_rows:
+            diff = np.flatnonzero(spec.dram.read(addr, size) != variant.read(addr, size))
+            if diff.size:
+                changed += int(diff.size)
+                first = addr + int(diff[0]) if first is None else min(first, addr + int(diff[0]))
+        out[name] = None if first is None else (first, changed)
+    return out
 
 
 def first_divergence(vector: Vector, name: str) -> tuple[int, int] | None:
-    """(address of the first stored byte that difference ``name`` changes, how many it
-    changes), or None when the program's result does not depend on it."""
-    spec, variant = VariantMachine(vector.config, vector.dram(), vector.bases, frozenset()), None
-    program = fetch_program(vector.config, spec.dram, vector.insn_addr, vector.insn_count)
-    for index, insn in enumerate(program):
-        spec.step(index, insn)
-    variant = stored_bytes(vector, frozenset({name}))
-    changed = 0
-    first = None
-    for _, addr, size in spec.store_rows:
-        a, b = spec.dram.read(addr, size), variant.read(addr, size)
-        diff = np.flatnonzero(a != b)
-        if diff.size:
-            changed += int(diff.size)
-            first = addr + int(diff[0]) if first is None else min(first, addr + int(diff[0]))
-    return None if first is None else (first, changed)
+    """:func:`divergences` of one difference."""
+    return divergences(vector, [name])[name]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,9 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("vector", help="a vector directory")
     p.add_argument("names", nargs="+", choices=sorted(MODELLED))
     args = p.parse_args(argv)
-    vector = load_vector(args.vector)
-    for name in args.names:
-        hit = first_divergence(vector, name)
+    for name, hit in divergences(load_vector(args.vector), args.names).items():
         print(f"{name}: " + ("no stored byte changes" if hit is None else
                              f"{hit[1]} stored byte(s) change, the first at {hit[0]:#x}"))
     return 0

@@ -39,7 +39,7 @@ from models.isa import AluOp, MemType, Opcode
 from models.spec import QUEUES
 from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
-from tb.duts.semantics import MODELLED, first_divergence
+from tb.duts.semantics import MODELLED, divergences
 from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.uvm.registry import for_mode
@@ -105,8 +105,10 @@ def program_reasons(vector: Vector, spec: str) -> list[str]:
     dut_cfg = load_config(p.config_name)
     if p.has("tokens.full-push-dropped") and (full := _token_overflow(report, dut_cfg)):
         out.append(_why("tokens.full-push-dropped", full))
-    for name in (n for n in MODELLED if p.has(n)):
-        if report.ok and (changed := first_divergence(vector, name)) is not None:
+    modelled = [n for n in MODELLED if p.has(n)] if report.ok else []
+    found = divergences(vector, modelled) if modelled else {}
+    for name, changed in found.items():
+        if changed is not None:
             out.append(_why(name, f"{changed[1]} stored byte(s) depend on it, the first at {changed[0]:#x} "
                                   f"(python -m tb.duts.semantics)"))
     return out
