@@ -54,10 +54,8 @@ def repro(record: dict) -> str:
     try:
         return str(json.loads(side.read_text())["repro"])
     except (OSError, ValueError, KeyError, TypeError):
-        from tb.uvm.jobs import Job
-        from tb.uvm.run import repro_command
-        return repro_command(record["sim"], record["config"], Job(**record["job_spec"]),
-                             record.get("mode", "full"))
+        from tb.uvm.run import record_repro
+        return record_repro(record)
 
 
 def buckets(records: list[dict]) -> list[Bucket]:

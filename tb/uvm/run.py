@@ -390,6 +390,12 @@ def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
         return [r for f in futures for r in f.result()]
 
 
+def record_repro(r: dict) -> str:
+    """The command that reproduces a result record, from its own fields."""
+    return repro_command(r["sim"], r["config"], Job(**r["job_spec"]), r.get("mode", "full"),
+                         r.get("dut", NATIVE))
+
+
 def print_failures(results: list[dict]) -> None:
     for r in results:
         if r["passed"]:
@@ -404,8 +410,7 @@ def print_failures(results: list[dict]) -> None:
         if r["config"].startswith(RANDOM_PREFIX):
             values = " ".join(f"{k}={v}" for k, v in load_config(r["config"]).overrides().items())
             print(f"  configuration {r['config']}: {values or 'the defaults'}")
-        repro = repro_command(r["sim"], r["config"], Job(**spec), r.get("mode", "full"), r.get("dut", NATIVE))
-        print(f"  reproduce: {repro}")
+        print(f"  reproduce: {record_repro(r)}")
 
 
 def shrink_buckets(results: list[dict]) -> None:
