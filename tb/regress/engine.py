@@ -127,11 +127,8 @@ def lost(chunk: Chunk) -> ChunkResult:
     """Failure records for a chunk no worker survived."""
     why = (f"no result: each worker that ran this chunk died ({ALLOWED_FAILURES + 1} times); "
            f"see the workers' logs")
-    return ChunkResult(chunk.id, "?", [
-        {"job": job.name, "passed": False, "job_spec": job.__dict__, "sim": chunk.sim,
-         "config": chunk.config, "mode": chunk.mode,
-         "failures": [{"kind": "error", "cycle": 0, "message": why}]} for job in chunk.jobs],
-        0.0, lost=True)
+    return ChunkResult(chunk.id, "?", [dict(job.no_result(why), sim=chunk.sim, config=chunk.config,
+                                            mode=chunk.mode) for job in chunk.jobs], 0.0, lost=True)
 
 
 class WorkerSetup(WorkerPlugin):

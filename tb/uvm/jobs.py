@@ -75,6 +75,11 @@ class Job:
             return not failures
         return bool(failures) and failures[0]["kind"] == self.expect
 
+    def no_result(self, why: str) -> dict:
+        """The record of this job when its simulator gave none: one ``error`` failure saying why."""
+        return {"job": self.name, "passed": False, "job_spec": self.__dict__,
+                "failures": [{"kind": "error", "cycle": 0, "message": why}]}
+
 
 @dataclass
 class Plan:

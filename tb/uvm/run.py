@@ -299,9 +299,7 @@ def run_plan(sim: str, config: str, jobs: list[Job], tag: str, waves: bool,
 
 
 def missing(job: Job, log: Path) -> dict:
-    return {"job": job.name, "passed": False, "failures": [
-        {"kind": "error", "cycle": 0, "message": f"no result: the simulation ended; see {log}"}],
-        "job_spec": job.__dict__}
+    return job.no_result(f"no result: the simulation ended; see {log}")
 
 
 def parse_records(path: Path, plan: Plan, log: Path, wall: float,

@@ -113,7 +113,7 @@ class SimSession:
             done.update(finished)
             remaining = [j for j in remaining if j.name not in done]
         for job in remaining:
-            done[job.name] = self._lost(job, "the simulator kept stopping")
+            done[job.name] = job.no_result("the simulator kept stopping")
         for job in jobs:
             done[job.name].update(job_spec=asdict(job), sim=self.sim, config=self.config,
                                   mode=self.mode)
@@ -143,14 +143,9 @@ class SimSession:
                     out[rec["job"]] = rec
                     current = None
         if not marker.exists() and current is not None:  # died in this job
-            out[current] = self._lost(next(j for j in jobs if j.name == current),
-                                      f"the simulator stopped during this job; see {self.tdir / 'sim.log'}")
+            out[current] = next(j for j in jobs if j.name == current).no_result(
+                f"the simulator stopped during this job; see {self.tdir / 'sim.log'}")
         return out
-
-    @staticmethod
-    def _lost(job: Job, why: str) -> dict:
-        return {"job": job.name, "passed": False, "failures": [
-            {"kind": "error", "cycle": 0, "message": why}]}
 
     def close(self) -> None:
         """Stop the process (it ends its cocotb test and exits) and wait for it."""
