@@ -106,6 +106,34 @@ class Plan:
         return cls(**raw)
 
 
+@dataclass
+class Results:
+    """What a plan's results file (``Plan.results``, one JSON event per line) says: the end
+    record of every job that finished, and the job that started but never ended (the
+    simulator died in it) with the failures it had recorded."""
+
+    ends: list[dict]
+    unfinished: str | None
+    failures: list[dict]
+
+    @classmethod
+    def read(cls, path: Path, names: set[str] | None = None) -> "Results":
+        """The file's events, of the jobs in ``names`` only if given (a missing file: none)."""
+        out = cls([], None, [])
+        lines = path.read_text().splitlines() if path.exists() else []
+        for rec in map(json.loads, lines):
+            if names is not None and rec.get("job") not in names:
+                continue
+            if rec["event"] == "start":
+                out.unfinished, out.failures = rec["job"], []
+            elif rec["event"] == "failure":
+                out.failures.append(rec)
+            elif rec["event"] == "end":
+                out.ends.append(rec)
+                out.unfinished = None
+        return out
+
+
 def random_config(run_seed: int, seed: int, pool: int) -> str:
     """The configuration of job ``seed`` under ``--config random``: one of the ``pool``
     configurations of the run from ``run_seed`` (``random:N``, models/randcfg.py).

@@ -48,6 +48,7 @@ from tb.uvm.jobs import (
     RANDOM_PREFIX,
     Job,
     Plan,
+    Results,
     draw_random,
     load_saved_job,
     random_config,
@@ -306,20 +307,10 @@ def parse_records(path: Path, plan: Plan, log: Path, wall: float,
                   reason: str = "") -> tuple[list[dict], str | None]:
     """End records of finished jobs, plus a failure record for the job the sim died in."""
     by_name = {j.name: j for j in plan.jobs}
-    ends: list[dict] = []
-    current: str | None = None
-    failures: list[dict] = []
-    if path.exists():
-        for line in path.read_text().splitlines():
-            rec = json.loads(line)
-            if rec["event"] == "start":
-                current, failures = rec["job"], []
-            elif rec["event"] == "failure":
-                failures.append(rec)
-            elif rec["event"] == "end":
-                rec["job_spec"] = by_name[rec["job"]].__dict__
-                ends.append(rec)
-                current = None
+    read = Results.read(path)
+    ends, current, failures = read.ends, read.unfinished, read.failures
+    for rec in ends:
+        rec["job_spec"] = by_name[rec["job"]].__dict__
     if current is not None:
         job = by_name[current]
         failures.append({"kind": "error", "cycle": 0,

@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from tb.uvm.jobs import Job, Plan
+from tb.uvm.jobs import Job, Plan, Results
 
 POLL = 0.02  # seconds between looks at the queue directory
 IDLE_LIMIT = 3600.0  # seconds a simulator waits for a batch before it gives up
@@ -130,18 +130,8 @@ class SimSession:
         while not marker.exists() and self.thread is not None and self.thread.is_alive():
             time.sleep(POLL)
         self.batch += 1
-        names = {j.name for j in jobs}
-        out, current = {}, None
-        if self.results.exists():
-            for line in self.results.read_text().splitlines():
-                rec = json.loads(line)
-                if rec.get("job") not in names:
-                    continue
-                if rec["event"] == "start":
-                    current = rec["job"]
-                elif rec["event"] == "end":
-                    out[rec["job"]] = rec
-                    current = None
+        read = Results.read(self.results, {j.name for j in jobs})
+        out, current = {rec["job"]: rec for rec in read.ends}, read.unfinished
         if not marker.exists() and current is not None:  # died in this job
             out[current] = next(j for j in jobs if j.name == current).no_result(
                 f"the simulator stopped during this job; see {self.tdir / 'sim.log'}")
