@@ -30,7 +30,7 @@ from models.config import INSN_BYTES, VtaConfig
 from models.decode import DecodedProgram, decode_program
 from models.executor import ExecResult, ProgramError, executable, execute_program, written_images
 from models.isa import Insn, MemType, Opcode
-from models.spec import MEMORY, MODULES
+from models.spec import MEMORY, MODULES, loads_nothing
 from models.vector import Image, Vector, check_insn_range
 
 #: The RTL counters predicted (tb/uvm/regs.py: COUNTERS names them all).
@@ -72,11 +72,15 @@ class Prediction:
         return [i for i in self.program.insns if i is not None]
 
 
-def predict(vector: Vector) -> Prediction:
+def predict(vector: Vector, accept: tuple[str, ...] = ()) -> Prediction:
     """Check, run and cost a vector's program from one read of its DRAM image and one decode.
 
-    Raises :class:`~models.vector.VectorError` where :func:`models.checker.check_vector`
-    does (a stream or a LOAD reading beyond the init images).
+    ``accept`` names checker rules the program breaks on purpose (a flow that shows what the
+    RTL documents for such a program, e.g. its illegal opcodes or tokens left at the end):
+    with only those findings the counters are still predicted, since every instruction
+    completes. Raises :class:`~models.vector.VectorError` where
+    :func:`models.checker.check_vector` does (a stream or a LOAD reading beyond the init
+    images).
     """
     check_insn_range(vector)
     cfg, dram = vector.config, vector.dram()
@@ -92,7 +96,8 @@ def predict(vector: Vector) -> Prediction:
         written_images(result) if result is not None else None)
     costs = [insn_cost(cfg, insn, vector.bases) if insn is not None else InsnCost()
              for insn in program.insns]
-    counters = rtl_counters(program, costs, cfg.bus_bytes) if report.ok else None
+    accepted = all(f.rule in accept for f in report.findings)
+    counters = rtl_counters(program, costs, cfg.bus_bytes) if accepted else None
     return Prediction(vector, program, report, expect, result, error, costs, counters)
 
 
@@ -113,9 +118,9 @@ def insn_cost(cfg: VtaConfig, insn: Insn, bases: dict[str, int]) -> InsnCost:
         return InsnCost()
     if op == Opcode.STORE:  # the store module ignores memory_type and pads
         return InsnCost(dram_written=insn["y_size"] * insn["x_size"] * cfg.out_bytes)
-    mt = insn["memory_type"]
-    if mt not in MEMORY or mt == MemType.OUT:  # executed as a no-op
+    if loads_nothing(insn):  # executed as a no-op
         return InsnCost()
+    mt = insn["memory_type"]
     info = MEMORY[MemType(mt)]
     elem = info.elem_bytes(cfg)
     rows = bases.get(info.base, 0) + (insn["dram_base"]

@@ -186,7 +186,8 @@ class Program:
                            **self._flags(pop_prev, pop_next, False, False)})
 
     # --- well-formedness ---------------------------------------------------------------
-    def _check_tokens(self, insns: list[dict[str, int]], queues_may_fill: bool) -> None:
+    def _check_tokens(self, insns: list[dict[str, int]], queues_may_fill: bool,
+                      leftover: bool = False) -> None:
         """Legal flags, each pop preceded in program order by its push, balance at the end.
 
         Requiring every pop's push to come earlier in program order, and no more tokens
@@ -194,6 +195,9 @@ class Program:
         in-order fetch with finite queues. ``queues_may_fill`` lifts the second rule for
         programs that fill a counter on purpose (its producer then waits); whether such a
         program can deadlock is the checker's to decide (models/checker, rule deadlock).
+        ``leftover`` lifts the balance at the end, for a program that leaves tokens in the
+        counters on purpose (the checker's rule token-imbalance) to see what the next
+        launch does with them.
         """
         depth = self.cfg.token_queue_depth
         count = dict.fromkeys(QUEUES, 0)
@@ -218,7 +222,7 @@ class Program:
                 last_store_pushes = bool(insn["push_prev_dep"])
         if insns[-1]["opcode"] != Opcode.FINISH:
             raise ProgramBuildError("the last instruction is not FINISH")
-        if any(count.values()):
+        if any(count.values()) and not leftover:
             raise ProgramBuildError(f"tokens left unpopped at the end: {count}")
         if last_store_pushes is False:
             raise ProgramBuildError("the last STORE does not push S2C, so it may not happen-before FINISH")
@@ -231,7 +235,7 @@ class Program:
                 raise ProgramBuildError(f"{what}: {f0} [{a0:#x}, {a1:#x}) overlaps {f1} at {b0:#x}")
 
     # --- output -----------------------------------------------------------------------
-    def build(self, description: str, queues_may_fill: bool = False) -> Vector:
+    def build(self, description: str, queues_may_fill: bool = False, leftover: bool = False) -> Vector:
         """Assemble the program and return the vector (init + expect images)."""
         insns = list(self.insns)
         inits = list(self.inits)
@@ -245,7 +249,7 @@ class Program:
             insns.insert(0, {"opcode": Opcode.LOAD, "memory_type": MemType.UOP, "sram_base": 0,
                              "dram_base": base, "y_size": 1, "x_size": len(uop_dicts),
                              "x_stride": len(uop_dicts)})
-        self._check_tokens(insns, queues_may_fill)
+        self._check_tokens(insns, queues_may_fill, leftover)
         inits.append(Image(self.insn_addr, insns_to_bytes(self.cfg, insns), "insns.bin"))
         self._check_overlap(inits, "init")
         self._check_overlap(self.expects, "expect")

@@ -40,7 +40,14 @@ module vta_burst_gen #(
     wire unused_s = &{1'b0, s_first[LOG_B-1:0], s_next[LOG_B-1:0]};
 
     // Length of the next burst: min(beats_left, MAXB, beats to the 4 KiB edge).
+`ifdef VTA_TEST_BREAK_4K_DISTANCE
+    // test-only breakage (rtl/README.md): the distance to the 4 KiB edge from an address
+    // with its lowest beat bit dropped
+    wire [11:0] cur_lo = cur[11:0] & ~(12'd1 << LOG_B);
+    wire [12:0] to_edge_bytes = 13'h1000 - {1'b0, cur_lo};
+`else
     wire [12:0] to_edge_bytes = 13'h1000 - {1'b0, cur[11:0]};
+`endif
     wire [31:0] to_edge = {19'd0, to_edge_bytes} >> LOG_B;
     wire [31:0] n1 = (beats_left < MAXB32) ? beats_left : MAXB32;
     wire [31:0] n  = (n1 < to_edge) ? n1 : to_edge;

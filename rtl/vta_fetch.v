@@ -104,7 +104,12 @@ module vta_fetch #(
     assign i_ready = disp_ok && !tgt_full;
     assign ld_push = i_ready && to_ld;
     assign st_push = i_ready && to_st;
+`ifdef VTA_TEST_BREAK_ILLEGAL_DISPATCH
+    // test-only breakage (rtl/README.md): opcodes 5-7 are consumed but never dispatched
+    assign cp_push = i_ready && to_cp && (op <= 3'd4);
+`else
     assign cp_push = i_ready && to_cp;
+`endif
     assign q_data  = {sent, i_data};
 
     always @(posedge clk) begin

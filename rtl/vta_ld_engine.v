@@ -86,7 +86,13 @@ module vta_ld_engine #(
     wire [16:0] ysum = {13'd0, y_pad_0} + {1'b0, y_size} + {13'd0, y_pad_1};
     wire [16:0] xsum = {13'd0, x_pad_0} + {1'b0, x_size} + {13'd0, x_pad_1};
 
+`ifdef VTA_TEST_BREAK_PAD_ONLY_IDLE
+    // test-only breakage (rtl/README.md): a LOAD without data rows (y_size 0, pads only)
+    // reports idle while its padding rows are still being written
+    assign busy = gen_busy || unp_busy || (wact && (ydat_hi != ydat_lo)) || we;
+`else
     assign busy = gen_busy || unp_busy || wact || we;
+`endif
 
     always @(posedge clk) begin
         if (rst) begin

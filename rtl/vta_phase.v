@@ -60,7 +60,14 @@ module vta_phase #(
     assign prev_push = (phase == PH_PUSH) && pend_push_prev && prev_can_push;
     assign next_push = (phase == PH_PUSH) && pend_push_next && next_can_push;
     wire   push_ok   = (!pend_push_prev || prev_can_push) && (!pend_push_next || next_can_push);
-    assign insn_done = (phase == PH_PUSH) && push_ok;
+`ifdef VTA_TEST_BREAK_LOAD_PUSH_DROP
+    // test-only breakage (rtl/README.md): the load module (no prev side) leaves its push
+    // phase at once, so a push into a full counter is dropped
+    wire   leave_push = (HAS_PREV == 0) ? 1'b1 : push_ok;
+`else
+    wire   leave_push = push_ok;
+`endif
+    assign insn_done = (phase == PH_PUSH) && leave_push;
 
     always @(posedge clk) begin
         if (rst) begin
@@ -91,7 +98,7 @@ module vta_phase #(
                 default: begin
                     if (prev_push) pend_push_prev <= 1'b0;
                     if (next_push) pend_push_next <= 1'b0;
-                    if (push_ok) phase <= PH_IDLE;
+                    if (leave_push) phase <= PH_IDLE;
                 end
             endcase
         end

@@ -18,17 +18,38 @@ module vta_token #(
     localparam [7:0] DEPTH8 = DEPTH32[7:0];
     reg [7:0] cnt;
 
+`ifdef VTA_TEST_BREAK_TOKEN_FULL_EARLY
+    // test-only breakage (rtl/README.md): full one token before the capacity
+    assign can_push = (cnt < DEPTH8 - 8'd1);
+`elsif VTA_TEST_BREAK_TOKEN_OVER_CAPACITY
+    // test-only breakage (rtl/README.md): holds one token more than the capacity
+    assign can_push = (cnt != DEPTH8 + 8'd1);
+`else
     assign can_push = (cnt != DEPTH8);
+`endif
     assign can_pop  = (cnt != 8'd0);
     assign count    = cnt;
 
     wire do_push = push && can_push;
     wire do_pop  = pop && can_pop;
+`ifdef VTA_TEST_BREAK_TOKEN_CLEAR
+    // test-only breakage (rtl/README.md): only a reset clears the counter, not a START
+    wire cleared = rst;
+    wire unused_clr = clr;
+`else
+    wire cleared = rst || clr;
+`endif
 
     always @(posedge clk) begin
-        if (rst || clr) cnt <= 8'd0;
+        if (cleared) cnt <= 8'd0;
+`ifdef VTA_TEST_BREAK_TOKEN_PUSH_POP
+        // test-only breakage (rtl/README.md): a push and a pop in one cycle lose the pop
+        else if (do_push) cnt <= cnt + 8'd1;
+        else if (do_pop) cnt <= cnt - 8'd1;
+`else
         else if (do_push && !do_pop) cnt <= cnt + 8'd1;
         else if (do_pop && !do_push) cnt <= cnt - 8'd1;
+`endif
     end
 endmodule
 `default_nettype wire

@@ -328,7 +328,12 @@ module vta_top #(
             if (gemm_uop) n_gemm <= n_gemm + 32'd1;
             if (alu_uop)  n_alu  <= n_alu + 32'd1;
             if (r_fire)   n_rd   <= n_rd + BUS_BYTES32;
+`ifdef VTA_TEST_BREAK_WR_BYTES
+            // test-only breakage (rtl/README.md): WR_BYTES counts every W beat's whole width
+            if (w_fire)   n_wr   <= n_wr + BUS_BYTES32 + (strb_bytes & 32'd0);
+`else
             if (w_fire)   n_wr   <= n_wr + strb_bytes;
+`endif
             if (f_busy)   b_fetch <= b_fetch + 32'd1;
             if (l_busy)   b_load  <= b_load + 32'd1;
             if (c_busy)   b_comp  <= b_comp + 32'd1;

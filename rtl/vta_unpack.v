@@ -49,7 +49,12 @@ module vta_unpack #(
     wire [CW-1:0]    cnt1 = pop ? (cnt - esz) : cnt;
     wire [CAP*8-1:0] buf1 = pop ? (buf_q >> {esz, 3'b000}) : buf_q;
 
+`ifdef VTA_TEST_BREAK_GEARBOX_ROOM
+    // test-only breakage (rtl/README.md): a beat is taken with one byte less room than it needs
+    assign in_ready = (rows_left != 16'd0) && (cnt1 <= EMAX_C + 1'b1);
+`else
     assign in_ready = (rows_left != 16'd0) && (cnt1 <= EMAX_C);
+`endif
     wire accept = in_valid && in_ready;
 
     wire [LOG_B-1:0] boff = first ? off : {LOG_B{1'b0}};

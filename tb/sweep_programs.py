@@ -19,6 +19,8 @@ from models.vector import Vector
 REGIONS = {"uop": 0x0, "inp": 0x100000, "wgt": 0x200000, "acc": 0x400000, "acc8": 0x500000,
            "out": 0x600000}
 INSN_ADDR = 0x80000
+#: Rows of padding ahead of the data of :func:`padded_head`'s LOAD.
+PAD_ROWS = 15
 
 
 def _prog(cfg: VtaConfig, bases: dict[str, int] | None = None) -> Program:
@@ -223,7 +225,7 @@ def padded_head(cfg: VtaConfig, stores: int = 40) -> Vector:
     p = _prog(cfg)
     x = padded_head_row(cfg)
     inp = p.alloc("inp", x, _rand(rng, x * cfg.inp_bytes))
-    p.load("inp", 0, inp, 1, x, pads=(15, 0, 0, 0), push_next=True)
+    p.load("inp", 0, inp, 1, x, pads=(PAD_ROWS, 0, 0, 0), push_next=True)
     out = p.alloc("out", 4)
     for _ in range(stores):
         p.store(0, out, 0, 0)
@@ -370,3 +372,4 @@ def tokens_held(cfg: VtaConfig) -> Vector:
     p.store(0, out, 0, 0, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     return _model_expect(p.build("all four token counters held at once"))
+

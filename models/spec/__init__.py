@@ -18,11 +18,12 @@ rest is derived from it. The instruction encoding (opcodes, enums, bit layout) s
 from __future__ import annotations
 
 from models.spec.configs import SHIPPED_CONFIGS, shipped_name
-from models.spec.memory import BASE_OF, MEMORY, MEMTYPE_OF, MemInfo, elem_bytes, module_of
+from models.spec.memory import BASE_OF, MEMORY, MEMTYPE_OF, MemInfo, elem_bytes, loads_nothing, module_of
 from models.spec.ranges import Range, intersect_ranges, merge_ranges, merge_spans
 from models.spec.rules import RULES
 from models.spec.tokens import FLAG_QUEUE, LEGAL_FLAGS, MODULES, POP_FLAGS, PUSH_FLAGS, QUEUES
 
 __all__ = ["BASE_OF", "FLAG_QUEUE", "LEGAL_FLAGS", "MEMORY", "MEMTYPE_OF", "MODULES", "POP_FLAGS",
            "PUSH_FLAGS", "QUEUES", "RULES", "SHIPPED_CONFIGS", "MemInfo", "Range", "elem_bytes",
-           "intersect_ranges", "merge_ranges", "merge_spans", "module_of", "shipped_name"]
+           "intersect_ranges", "loads_nothing", "merge_ranges", "merge_spans", "module_of",
+           "shipped_name"]

@@ -65,3 +65,10 @@ def module_of(insn: Mapping[str, int]) -> str:
     if op == Opcode.LOAD and insn.get("memory_type") in MEMORY:
         return MEMORY[MemType(insn["memory_type"])].load_module
     return "compute"
+
+
+def loads_nothing(insn: Mapping[str, int]) -> bool:
+    """A LOAD that moves no data: x_size 0 (spec section 3), or a memory type with nothing
+    to load, an illegal one or OUT, which compute executes as a no-op (rtl/README.md)."""
+    mt = insn["memory_type"]
+    return insn["x_size"] == 0 or mt not in MEMORY or mt == MemType.OUT

@@ -21,12 +21,18 @@
 //  11 issue every read burst twice on the memory port, the copy right after the original,
 //     and drop the copy's data: the DUT sees its own bursts only, the port twice as many in
 //     flight as the design keeps (liveness check: rd-outstanding)
+//  12 not a fault but a memory behaviour AXI allows: take the memory's write responses at
+//     once and withhold them from the DUT until B_HOLD bursts await one (the design's stated
+//     bound) or no write has ended for 64 cycles, then give them all back, one a cycle
+//     (the b-bound flow: a DUT that issues one burst more than its bound is caught by the
+//     liveness check wr-outstanding, which counts at the DUT's side of this module)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
     parameter integer DATA_W   = 64,
     parameter integer LITE_AW  = 16,
-    parameter integer FLIP_BIT = 16
+    parameter integer FLIP_BIT = 16,
+    parameter integer B_HOLD   = 255
 ) (
     input  wire                  ap_clk,
     input  wire                  ap_rst_n,
@@ -140,6 +146,7 @@ module vta_axi_fault #(
     wire f_count   = tb_fault == 4'd9;
     wire f_earlyb  = tb_fault == 4'd10;
     wire f_dup     = tb_fault == 4'd11;
+    wire f_bhold   = tb_fault == 4'd12;
 
     // early B responses (fault 10): one owed per last W beat the DUT got accepted; the real
     // ones are accepted once no write has ended for 64 cycles
@@ -154,6 +161,24 @@ module vta_axi_fault #(
         end else begin
             early_owed  <= early_owed + {7'd0, early_take} - {7'd0, f_earlyb && early_give};
             early_quiet <= early_take ? 7'd0 : (early_quiet[6] ? early_quiet : early_quiet + 7'd1);
+        end
+    end
+
+    // withheld write responses (12): counted as the memory gives them, released in a run
+    localparam [8:0] HOLD = B_HOLD;
+    reg [8:0] held;
+    reg       releasing;
+    wire      held_take = m_axi_gmem_bvalid && m_axi_gmem_bready;
+    wire      held_give = dm_bvalid && dm_bready;
+    wire [8:0] held_next = held + {8'd0, held_take} - {8'd0, f_bhold && held_give};
+    always @(posedge ap_clk) begin
+        if (!ap_rst_n) begin
+            held      <= 9'd0;
+            releasing <= 1'b0;
+        end else begin
+            held      <= held_next;
+            releasing <= (held_next >= HOLD || early_quiet[6]) ? (held_next != 9'd0)
+                                                                : releasing && held_next != 9'd0;
         end
     end
 
@@ -217,10 +242,10 @@ module vta_axi_fault #(
     assign m_axi_gmem_wlast   = dm_wlast & ~f_wlast;
     assign m_axi_gmem_wvalid  = dm_wvalid;
     assign dm_wready          = m_axi_gmem_wready;
-    assign dm_bid             = f_earlyb ? {ID_W{1'b0}} : m_axi_gmem_bid;
-    assign dm_bresp           = f_earlyb ? 2'b00 : m_axi_gmem_bresp;
-    assign dm_bvalid          = f_earlyb ? early_owed != 8'd0 : m_axi_gmem_bvalid;
-    assign m_axi_gmem_bready  = f_earlyb ? early_quiet[6] : dm_bready;
+    assign dm_bid             = (f_earlyb || f_bhold) ? {ID_W{1'b0}} : m_axi_gmem_bid;
+    assign dm_bresp           = (f_earlyb || f_bhold) ? 2'b00 : m_axi_gmem_bresp;
+    assign dm_bvalid          = f_earlyb ? early_owed != 8'd0 : f_bhold ? releasing : m_axi_gmem_bvalid;
+    assign m_axi_gmem_bready  = f_earlyb ? early_quiet[6] : f_bhold | dm_bready;
     assign m_axi_gmem_arid    = dm_arid;
     assign m_axi_gmem_araddr  = dup_pend ? dup_addr : dm_araddr;
     assign m_axi_gmem_arlen   = dup_pend ? dup_len : dm_arlen;

@@ -9,9 +9,15 @@
 //   rule 3 early-exec     a module started executing an instruction before popping every
 //                         token the instruction names (which: load, compute, store = 0..2)
 //   rule 4 queue-lost     a command queue's occupancy differs from its pushes minus pops
+//   rule 5 over-capacity  a token counter holds more than TOKEN_DEPTH tokens (which: 0..3)
+//                         or a command queue more than CMD_DEPTH entries (which: 4..6)
 // It also records, per token counter and command queue, whether it reached full capacity
 // and whether its producer then waited (module status "waits for room"; fetch blocked by
 // a full queue): the tests check that some program drives every one of them to full.
+// And, per token counter, at which counts a pop met a push in the same cycle (the push
+// accepted, or waiting for room at the capacity): bit c of tok_pushpop[32*t +: 32] is
+// count c, so the push-pop flow (tb/sweep_programs.py: push_pop) can show every count from
+// 1 to the capacity reached.
 // Everything is cleared by `launch` (an accepted START) and by reset.
 module vta_tb_order_check #(
     parameter integer TOKEN_DEPTH = 8,
@@ -46,7 +52,8 @@ module vta_tb_order_check #(
     output reg  [3:0]  tok_full,
     output reg  [3:0]  tok_stalled,
     output reg  [2:0]  q_full,
-    output reg  [2:0]  q_stalled
+    output reg  [2:0]  q_stalled,
+    output reg  [127:0] tok_pushpop
 );
     localparam [7:0] TD = TOKEN_DEPTH[7:0];
     localparam [7:0] QD = CMD_DEPTH[7:0];
@@ -90,6 +97,7 @@ module vta_tb_order_check #(
             for (t = 0; t < 3; t = t + 1) q_shadow[t] <= 8'd0;
             done_q <= 1'b0; phase_q <= 9'd0; owe_prev <= 3'd0; owe_next <= 3'd0;
             tok_full <= 4'd0; tok_stalled <= 4'd0; q_full <= 3'd0; q_stalled <= 3'd0;
+            tok_pushpop <= 128'd0;
         end else begin
             writes <= writes + {31'd0, aw_fire} - {31'd0, b_fire};
             reads  <= reads + {31'd0, ar_fire} - {31'd0, rlast_fire};
@@ -102,12 +110,16 @@ module vta_tb_order_check #(
                 tok_shadow[t] <= nt;
                 if (tok_count[8*t +: 8] == TD) tok_full[t] <= 1'b1;
                 if (tok_count[8*t +: 8] == TD && tok_wait[t]) tok_stalled[t] <= 1'b1;
+                if (tok_count[8*t +: 8] > TD) flag(4'd5, t[2:0], {24'd0, tok_count[8*t +: 8]}, {24'd0, TD});
+                if (tok_pop[t] && (tok_push[t] || tok_wait[t]) && tok_count[8*t +: 8] < 8'd32)
+                    tok_pushpop[32*t + {27'd0, tok_count[8*t +: 5]}] <= 1'b1;
             end
             for (t = 0; t < 3; t = t + 1) begin
                 if (q_count[8*t +: 8] != q_shadow[t]) flag(4'd4, t[2:0], {24'd0, q_shadow[t]}, {24'd0, q_count[8*t +: 8]});
                 q_shadow[t] <= q_shadow[t] + {7'd0, q_push[t]} - {7'd0, q_pop[t]};
                 if (q_count[8*t +: 8] == QD) q_full[t] <= 1'b1;
                 if (q_count[8*t +: 8] == QD && fetch_blocked) q_stalled[t] <= 1'b1;
+                if (q_count[8*t +: 8] > QD) flag(4'd5, t[2:0] + 3'd4, {24'd0, q_count[8*t +: 8]}, {24'd0, QD});
             end
             op = owe_prev;
             on = owe_next;

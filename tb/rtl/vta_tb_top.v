@@ -345,7 +345,7 @@ module vta_tb_top #(
         .q_pop_next({u_vta.st_qdata[4], u_vta.cp_qdata[4], u_vta.ld_qdata[4]}),
         .phase({u_vta.s_status[3:1], u_vta.c_status[3:1], u_vta.l_status[3:1]}),
         .violation(), .rule(), .which(), .vcycle(), .value0(), .value1(),
-        .tok_full(), .tok_stalled(), .q_full(), .q_stalled()
+        .tok_full(), .tok_stalled(), .q_full(), .q_stalled(), .tok_pushpop()
     );
 
     // Liveness and fairness (tb/rtl/vta_tb_live_check.v): the read arbiter's grants against
@@ -359,9 +359,10 @@ module vta_tb_top #(
         .arb_req(u_vta.c_arvalid), .arb_gnt(u_vta.c_arready),
         .arb_arvalid(dm_arvalid), .arb_arready(dm_arready),
         .arb_rlast(dm_rvalid & dm_rready & dm_rlast),
-        .aw_fire(m_axi_gmem_awvalid & m_axi_gmem_awready),
-        .wlast_fire(m_axi_gmem_wvalid & m_axi_gmem_wready & m_axi_gmem_wlast),
-        .b_fire(m_axi_gmem_bvalid & m_axi_gmem_bready),
+        // writes as the DUT sees them (the memory behaviour of fault 12 withholds B there)
+        .aw_fire(dm_awvalid & dm_awready),
+        .wlast_fire(dm_wvalid & dm_wready & dm_wlast),
+        .b_fire(dm_bvalid & dm_bready),
         .ar_fire(m_axi_gmem_arvalid & m_axi_gmem_arready),
         .rlast_fire(m_axi_gmem_rvalid & m_axi_gmem_rready & m_axi_gmem_rlast),
         .r_held(m_axi_gmem_rvalid & ~m_axi_gmem_rready),

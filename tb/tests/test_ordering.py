@@ -24,7 +24,8 @@ CHECKER = ROOT / "tb" / "rtl" / "vta_tb_order_check.v"
 STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_order_check_tb.v"
 #: scenario -> (latched, rule, which) the checker must show (vta_tb_order_check.v's codes)
 SCENARIOS = {"clean": ("0", "x", "x"), "done-early": ("1", "1", "0"), "token-lost": ("1", "2", "2"),
-             "early-exec": ("1", "3", "1"), "queue-lost": ("1", "4", "2")}
+             "early-exec": ("1", "3", "1"), "queue-lost": ("1", "4", "2"),
+             "over-capacity": ("1", "5", "2")}
 
 
 @pytest.mark.sim

@@ -64,7 +64,7 @@ def problems_of(prediction: Prediction, job: Job) -> list[str]:
     if job.deadlock:
         return []
     out = []
-    if not prediction.report.ok:
+    if any(f.rule not in job.accept for f in prediction.report.findings):
         out.append(f"the program is not well-formed, so it has no single defined result:\n"
                    f"    {prediction.report.format()}")
     if prediction.expect is None:
@@ -89,7 +89,7 @@ class JobContext:
               bus_only: bool = False) -> tuple["JobContext", list[str]]:
         """The context of ``job`` running ``vector``; the second value lists the model's problems.
         ``bus_only``: the DUT's progress is seen only in its bus beats (tb/uvm/watchdog.py)."""
-        prediction = predict(vector)
+        prediction = predict(vector, tuple(job.accept))
         cfg, insns, slowdown = vector.config, prediction.insns, SLOWDOWN[job.profile]
         limits = Limits(cycle_bound(cfg, insns, slowdown), stall_window(insns, slowdown, bus_only), wall)
         return (cls(job, vector, config_name, prediction, limits, work_estimate(cfg, insns)),

@@ -34,7 +34,7 @@ from tb.uvm.host import HostAgent
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.memory import MemoryAgent
 from tb.uvm.monitors import AxiLiteMonitor, AxiMonitor
-from tb.uvm.ordering import capacity, order_findings
+from tb.uvm.ordering import capacity, order_findings, push_pops
 from tb.uvm.protocol import AxiProtocolChecker
 from tb.uvm.sampler import EdgeSampler, Port
 from tb.uvm.scoreboard import Scoreboard
@@ -75,6 +75,8 @@ class Env(Protocol):
     def capacity(self) -> dict[str, list[bool]]: ...
 
     def contention(self) -> dict[str, Any]: ...
+
+    def push_pops(self) -> dict[str, list[int]]: ...
 
     def waived(self) -> dict[str, Any]: ...
 
@@ -164,6 +166,10 @@ class VtaEnv(uvm_env):
     def contention(self) -> dict[str, Any]:
         """The read arbiter's longest waits and the memory port's most bursts in flight."""
         return contention(self.dut.u_live)
+
+    def push_pops(self) -> dict[str, list[int]]:
+        """Per token counter, the counts at which a pop met a push in the same cycle."""
+        return push_pops(self.dut.u_order)
 
     def waived(self) -> dict[str, Any]:
         """Protocol findings a DUT profile waives: none here (the full mode drives rtl/ only)."""

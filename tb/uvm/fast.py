@@ -37,7 +37,7 @@ from tb.uvm.host import (
     word_write,
 )
 from tb.uvm.liveness import contention, live_findings
-from tb.uvm.ordering import capacity, order_findings
+from tb.uvm.ordering import capacity, order_findings, push_pops
 from tb.uvm.profiles import PROFILES
 from tb.uvm.protocol import attributes_text
 from tb.uvm.scoreboard import Scoreboard
@@ -438,6 +438,9 @@ class FastEnv(uvm_env):
 
     def contention(self) -> dict[str, Any]:
         return contention(self.dut.u_tb.u_live) if self.hostmap.native else {}
+
+    def push_pops(self) -> dict[str, list[int]]:
+        return push_pops(self.dut.u_tb.u_order) if self.hostmap.native else {}
 
     def waived(self) -> dict[str, Any]:
         return self.checks.waived()

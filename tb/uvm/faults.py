@@ -53,6 +53,9 @@ FAULTS: dict[str, Fault] = {
     "early-b": Fault(10, "ordering"),
     # every read burst issued twice on the port (the copy's data dropped): up to 16 in flight
     "rd-overissue": Fault(11, "liveness", deep_memory=True),
+    # not a fault: write responses withheld until the design's bound of bursts awaiting B
+    # (rtl/README.md) is reached; a design within its bound passes (the b-bound flow)
+    "b-hold": Fault(12, ""),
     # gemm_basic: every input byte reaches the output (no shift or clip that could mask it)
     "corrupt-read": Fault(0, "scoreboard", vector="gemm_basic"),
     "unrequested-slverr": Fault(0, "protocol", bus_error=("unrequested", "SLVERR")),

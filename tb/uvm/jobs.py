@@ -12,8 +12,10 @@ import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from models.spec import RULES
 from tb.uvm.faults import fault
 from tb.uvm.profiles import check_profile
+from tb.uvm.reach import REACH
 from tb.uvm.registry import MODES
 from tb.uvm.verdict import KINDS
 
@@ -41,6 +43,8 @@ class Job:
     reset: bool = True  # reset the DUT before this job (False: back-to-back launch)
     deadlock: bool = False  # the program is meant to hang: only the watchdog may end it
     expect_kind: str = ""  # failure kind a negative job must end with (else from fault/deadlock)
+    reach: str = ""  # the state the job's program exists to reach (tb/uvm/reach.py), checked after it
+    accept: list[str] = field(default_factory=list)  # checker rules its program breaks on purpose
 
     def __post_init__(self) -> None:
         """Refuse values no job can have (a saved tb_uvm.json is read back through here)."""
@@ -59,6 +63,11 @@ class Job:
         if self.expect_kind and self.expect_kind not in KINDS:
             raise ValueError(f"job {self.name!r}: expect_kind {self.expect_kind!r} is not a failure kind "
                              f"({', '.join(KINDS)})")
+        if not isinstance(self.reach, str) or (self.reach and self.reach not in REACH):
+            raise ValueError(f"job {self.name!r}: reach {self.reach!r} is not one of {', '.join(REACH)}")
+        if not isinstance(self.accept, list) or any(r not in RULES for r in self.accept):
+            raise ValueError(f"job {self.name!r}: accept {self.accept!r} must list checker rules "
+                             f"({', '.join(RULES)})")
         check_profile(self.profile)
         fault(self.fault)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-ORDER_RULES = {1: "done-early", 2: "token-lost", 3: "early-exec", 4: "queue-lost"}
+ORDER_RULES = {1: "done-early", 2: "token-lost", 3: "early-exec", 4: "queue-lost", 5: "over-capacity"}
 TOKEN_QUEUES, MODULE_NAMES = ("L2C", "C2L", "C2S", "S2C"), ("load", "compute", "store")
 
 
@@ -34,6 +34,9 @@ def order_findings(order: Any) -> list[tuple[int, str, str]]:
            f"its instruction names (prev side owed: {v0}, next side owed: {v1})",
         4: f"the {MODULE_NAMES[which % 3]} command queue holds {v1} entries but {v0} were pushed "
            f"and not popped: an instruction was lost or invented",
+        5: (f"the {TOKEN_QUEUES[which]} token counter holds {v0} tokens, more than its capacity {v1}"
+            if which < 4 else f"the {MODULE_NAMES[(which - 4) % 3]} command queue holds {v0} "
+                              f"entries, more than its depth {v1}"),
     }[rule]
     return [(cycle, "ordering", f"ordering violation at cycle {cycle} [{ORDER_RULES[rule]}]: {text}")]
 
@@ -47,5 +50,12 @@ def capacity(order: Any) -> dict[str, list[bool]]:
     out.update({f"{m}-queue": [bool(q_full >> n & 1), bool(q_stall >> n & 1)]
                 for n, m in enumerate(MODULE_NAMES)})
     return out
+
+
+def push_pops(order: Any) -> dict[str, list[int]]:
+    """Per token counter, the counts at which a pop met a push in the same cycle (the push
+    accepted, or waiting for room at the capacity), during the job."""
+    bits = _int(order.tok_pushpop)
+    return {q: [c for c in range(32) if bits >> (32 * n + c) & 1] for n, q in enumerate(TOKEN_QUEUES)}
 
 

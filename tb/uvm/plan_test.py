@@ -34,6 +34,7 @@ from tb.uvm.env import Env, VtaEnv
 from tb.uvm.fast import FastEnv, init_inputs
 from tb.uvm.host import HostHung
 from tb.uvm.jobs import Job, Plan
+from tb.uvm.reach import reach_problem
 from tb.uvm.registry import for_mode
 from tb.uvm.session import BatchQueue
 from tb.uvm.simbuild import PERIOD_NS
@@ -141,13 +142,18 @@ class PlanTest(uvm_test):
             found = self.dut_log.fired()  # printed after the watcher's last look
             if found and not any(f.kind == "assertion" for f in verdict.failures):
                 verdict.fail("assertion", found)
+            seen = {"capacity": self.env.capacity(), "push_pops": self.env.push_pops(),
+                    "contention": self.env.contention()}
+            if job.reach and not verdict.failures and hung is None:
+                problem = reach_problem(job.reach, seen, load_config(self.plan.config), self.plan.mode)
+                if problem:
+                    verdict.fail("reach", problem)
             failures = [f.__dict__ for f in verdict.failures]
             passed = job.passed(failures)
             saved = self.save_failure(job, vector) if verdict.failures else ""
             verdict.finish(passed=passed, wall=round(wall, 3),
-                           sim_cycles=self.env.cycle - c0, capacity=self.env.capacity(),
-                           contention=self.env.contention(), waived=self.env.waived(),
-                           saved=saved, **info)
+                           sim_cycles=self.env.cycle - c0, waived=self.env.waived(),
+                           saved=saved, **seen, **info)
             if not passed:
                 self.failed_jobs.append(job.name)
             if hung is not None:

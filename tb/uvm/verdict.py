@@ -18,7 +18,7 @@ from cocotb.triggers import Event
 
 #: Failure kinds, one per checker; negative tests assert on these.
 KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "liveness", "watchdog",
-         "register", "no-compare", "bus-error", "counter", "model", "assertion", "error")
+         "register", "no-compare", "bus-error", "counter", "model", "assertion", "reach", "error")
 
 
 @dataclass

@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 
 from models.config import VtaConfig
 from models.isa import Opcode
-from models.spec import MEMORY
+from models.spec import MEMORY, loads_nothing
 
 MARGIN = 4
 FIXED = 2000  # launch, fetch start-up, final write responses, DONE polling
@@ -39,7 +39,7 @@ def _mem_cost(cfg: VtaConfig, insn: Mapping[str, int]) -> int:
     elem = elem_bytes.get(insn["memory_type"], cfg.acc_bytes)
     rows = insn["y_size"] + insn.get("y_pad_0", 0) + insn.get("y_pad_1", 0)
     cols = insn["x_size"] + insn.get("x_pad_0", 0) + insn.get("x_pad_1", 0)
-    if insn["x_size"] == 0:
+    if insn["opcode"] == Opcode.LOAD and loads_nothing(insn) or insn["x_size"] == 0:
         return 8
     moved = rows * cols * elem
     # one SRAM write per element, one burst (plus 4 KiB splits) per row, bus beats
@@ -75,7 +75,7 @@ def cycle_bound(cfg: VtaConfig, insns: Sequence[Mapping[str, int]], slowdown: in
 def _quiet_cost(insn: Mapping[str, int]) -> int:
     """Cycles one instruction may legally run without moving a progress counter."""
     op = insn["opcode"]
-    if op == Opcode.LOAD and insn["x_size"]:  # zero-padding rows need no bus traffic
+    if op == Opcode.LOAD and not loads_nothing(insn):  # zero-padding rows need no bus traffic
         cols = insn["x_pad_0"] + insn["x_size"] + insn["x_pad_1"]
         return (insn["y_pad_0"] + insn["y_pad_1"]) * cols + insn["x_pad_0"] + insn["x_pad_1"]
     if op in (Opcode.GEMM, Opcode.ALU) and insn["uop_end"] <= insn["uop_bgn"]:
@@ -85,6 +85,8 @@ def _quiet_cost(insn: Mapping[str, int]) -> int:
 
 def _moves_bytes(insn: Mapping[str, int]) -> bool:
     """A LOAD or STORE with data to move (the bus beats of a DUT seen from outside)."""
+    if insn["opcode"] == Opcode.LOAD and loads_nothing(insn):
+        return False
     return insn["opcode"] in (Opcode.LOAD, Opcode.STORE) and insn["x_size"] > 0 and insn["y_size"] > 0
 
 

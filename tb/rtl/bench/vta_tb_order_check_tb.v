@@ -29,7 +29,7 @@ module vta_tb_order_check_tb;
         .q_push(q_push), .q_pop(q_pop), .q_count(q_count), .fetch_blocked(fetch_blocked),
         .q_pop_prev(q_pop_prev), .q_pop_next(q_pop_next), .phase(phase),
         .violation(violation), .rule(rule), .which(which), .vcycle(), .value0(), .value1(),
-        .tok_full(), .tok_stalled(), .q_full(), .q_stalled()
+        .tok_full(), .tok_stalled(), .q_full(), .q_stalled(), .tok_pushpop()
     );
 
     task automatic restart;
@@ -41,7 +41,7 @@ module vta_tb_order_check_tb;
         end
     endtask
 
-    task automatic report(input [8*12-1:0] name);
+    task automatic report(input [8*16-1:0] name);
         begin
             @(negedge clk);
             @(negedge clk);
@@ -80,6 +80,13 @@ module vta_tb_order_check_tb;
         @(negedge clk) q_push = 3'b100;
         @(negedge clk) q_push = 0;
         report("queue-lost");
+        // over-capacity: the C2S counter goes from its capacity (2) to 3 on a push
+        restart;
+        @(negedge clk) tok_push = 4'b0100;
+        @(negedge clk) begin tok_count = 32'h00010000; end
+        @(negedge clk) begin tok_count = 32'h00020000; end
+        @(negedge clk) begin tok_push = 0; tok_count = 32'h00030000; end
+        report("over-capacity");
         $finish;
     end
 endmodule
