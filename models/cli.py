@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from models.argtypes import OneLineParser, positive_int, seed
 from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
@@ -19,7 +19,10 @@ from models.dram import DramError
 from models.genlib.presets import PRESETS
 from models.isa import EncodingError
 from models.spec import SHIPPED_CONFIGS
-from models.vector import VectorError, find_vectors, load_vector
+from models.vector import Vector, VectorError, find_vectors, load_vector
+
+if TYPE_CHECKING:
+    from models.checker import CheckReport
 
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
@@ -127,12 +130,22 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     return 0
 
 
+def _note_reads_past_images(vector: Vector, report: CheckReport) -> None:
+    """Name on stderr each LOAD that runs past the end of an init image: legal (those bytes
+    read as 0), but also what a truncated file looks like, so the user hears of it without
+    a change of verdict or exit status."""
+    from models.checker import reads_past_images
+    for note in reads_past_images(vector, report):
+        print(f"note: {note}", file=sys.stderr)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from models.checker import check_vector
     from models.compare import compare_vector
     from models.executor import run_vector
     vector = load_vector(args.vector)
-    check = check_vector(vector)  # also rejects init images shorter than what is read
+    check = check_vector(vector)  # rejects an instruction stream beyond the init images
+    _note_reads_past_images(vector, check)
     if not check.ok and not args.unchecked:
         print(f"{vector.path}: refusing to run an ill-formed program (it has no single defined "
               f"result; --unchecked runs it anyway): {check.format()}")
@@ -153,8 +166,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from models.checker import check_vector
-    report = check_vector(load_vector(args.vector), cmd_queue_depth=args.cmd_queue_depth,
+    vector = load_vector(args.vector)
+    report = check_vector(vector, cmd_queue_depth=args.cmd_queue_depth,
                           token_queue_depth=args.token_queue_depth)
+    _note_reads_past_images(vector, report)
     print(f"{args.vector}: {report.format()}")
     return 0 if report.ok else EXIT_MISMATCH
 

@@ -96,9 +96,15 @@ class Program:
             self.put(kind, index, data, name)
         return index
 
-    def put(self, kind: str, dram_base: int, data: bytes, name: str = "") -> None:
-        """Place init bytes at element ``dram_base`` of ``kind``."""
-        if len(data) % self.elem_bytes(kind):
+    def put(self, kind: str, dram_base: int, data: bytes, name: str = "", *,
+            partial: bool = False) -> None:
+        """Place init bytes at element ``dram_base`` of ``kind``.
+
+        ``partial`` lets the image end inside an element, as a compiler that leaves trailing
+        zeros out of its image writes it: the element's other bytes read as 0 (spec section 6).
+        Otherwise a length that is not whole elements is taken for a mistake.
+        """
+        if len(data) % self.elem_bytes(kind) and not partial:
             raise ProgramBuildError(f"{name or kind}: {len(data)} bytes is not a whole number of "
                                f"{self.elem_bytes(kind)}-byte elements")
         image = Image(self.addr(kind, dram_base), bytes(data),

@@ -5,12 +5,13 @@ missing files, overlapping init images, addresses beyond 4 GiB, an instruction s
 that no init image holds) and names the manifest and the entry in every error.
 
 Init images and the bytes between them: DRAM that no init image covers reads as 0 (spec
-section 6), so a program may read it. But an image that is shorter than what is read from
-it (a truncated file, a wrong insn_count) is an error, not zeros: the instruction stream
-[insn_addr, insn_addr + 16 * insn_count) must lie wholly in init images
-(:func:`check_insn_range`), and a LOAD that starts reading inside an init image must read
-only bytes init images hold (``models.checker.check_init_reads``, which needs the LOAD's
-footprint).
+section 6), so a program may read it, also with a LOAD that starts inside an image and runs
+past its end (a compiler may leave trailing zeros out of an image; the model's command line
+notes such LOADs, ``models.checker.reads_past_images``, since a truncated file reads the
+same). The instruction stream is the exception: [insn_addr, insn_addr + 16 * insn_count)
+must lie wholly in init images (:func:`check_insn_range`), because zero words there are
+legal instructions (LOAD UOP) that no program means, so an insn_count too large for its
+image is an error.
 """
 from __future__ import annotations
 

@@ -28,14 +28,14 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))  # run as a script from anywhere: models/ and vectors/
 
 from models.vector import Vector, save_vector  # noqa: E402
-from vectors.families import alu, bases, configs, gemm, layers, load_store, tokens  # noqa: E402
+from vectors.families import alu, bases, configs, gemm, layers, load_store, tokens, zero_dram  # noqa: E402
 from vectors.programs import Builder  # noqa: E402
 from vectors.readme import readme  # noqa: E402
 
 #: Every vector, in the order of the README table.
 VECTORS: list[tuple[str, Builder]] = [
     *load_store.VECTORS, *gemm.VECTORS, *alu.VECTORS, *tokens.VECTORS, *layers.VECTORS,
-    *bases.VECTORS, *configs.VECTORS,
+    *bases.VECTORS, *configs.VECTORS, *zero_dram.VECTORS,
 ]
 
 

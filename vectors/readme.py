@@ -39,6 +39,9 @@ Every `expect` image is computed in `vectors/families/` **independently of
 arithmetic for the ALU (`wrap32`, `shr_ref`, `alu_ref`) and STORE truncation (`low8`:
 low 8 bits of every lane). Each expect image covers the whole output region,
 including bytes a strided STORE must leave alone (the init pattern, e.g. 0xEE).
+DRAM bytes that no `init` image holds read as 0 (spec section 6); the `zero_dram_`
+vectors rely on it (a LOAD running past the end of its image, or reading where no image
+is), and their reference arrays hold those zeros.
 
 STORE keeps only the low 8 bits of a lane, so many vectors end with `emit_expose`:
 the result region is copied three times into scratch accumulators (GEMM reset + ALU

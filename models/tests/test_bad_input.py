@@ -22,7 +22,7 @@ Setup = Callable[[Path], None]
 PY = "python"
 M = (PY, "-m", "models")
 
-INIT_SHORT = "vector: init image too short"
+READ_PAST = "vector: LOAD past an init image (legal, reads 0)"
 INSN_COUNT = "vector: insn_count beyond the instructions"
 MANIFEST = "vector: malformed manifest"
 ILL_FORMED = "run: ill-formed program"
@@ -74,6 +74,26 @@ def truncate(rel: str, size: int) -> Setup:
         path = tmp / rel
         data = path.read_bytes()
         path.write_bytes(data[:size])
+    return run
+
+
+def zero(rel: str, lo: int, hi: int) -> Setup:
+    """Set bytes [lo, hi) of {tmp}/rel to 0 (an expect image, where the program reads zeros)."""
+    def run(tmp: Path) -> None:
+        path = tmp / rel
+        data = bytearray(path.read_bytes())
+        data[lo:hi] = bytes(hi - lo)
+        path.write_bytes(bytes(data))
+    return run
+
+
+def low_bytes(src: str, dst: str, lanes: int) -> Setup:
+    """Write {tmp}/dst as the byte a LOAD ACC + STORE of ``lanes`` 4-byte lanes from {tmp}/src
+    leaves: the low byte of each lane (STORE truncation), 0 where src has ended (bytes no
+    init image holds read as 0, spec section 6)."""
+    def run(tmp: Path) -> None:
+        data = (tmp / src).read_bytes()
+        (tmp / dst).write_bytes(bytes(data[4 * k] if 4 * k < len(data) else 0 for k in range(lanes)))
     return run
 
 
@@ -147,32 +167,42 @@ V = "{tmp}/v"
 VEC = "vectors/alu_add"  # a committed vector, used as it is
 ASM = (*M, "asm", "{tmp}/f.s", "-o", "{tmp}/o.bin")
 ASM_JSON = (*M, "asm", "--json", "{tmp}/f.json", "-o", "{tmp}/o.bin")
-ALU_ADD = vector("alu_add")  # insns.bin = init[3] at 0x2000 (17 insns), acc_src.bin = init[1]
+ALU_ADD = vector("alu_add")  # insns.bin = init[3] at 0x2000 (17 insns), uops.bin = init[2]
+LOAD_ACC_STORE = vector("load_acc_store")
 SMALL = json.loads((ROOT / "models" / "configs" / "small.json").read_text())
 DEEP = "[" * 100_000 + "]" * 100_000
 BIG_BINARY = write("big.bin", bytes(16 * 20_000))  # 20,000 zero words: ~200 KB of disassembly
 
 
 CASES: list[Case] = [
-    # --- an init image shorter than a LOAD reads from it --------------------------------
-    Case(INIT_SHORT, "run: LOAD ACC reads 4 bytes past acc_src.bin", (*M, "run", V),
-         r"v/manifest\.json: init\[1\] \('acc_src\.bin', \[0xc0a0, 0xc0dc\)\) is shorter than what "
-         r"insn 2 \(LOAD ACC .*\) reads: the LOAD reads DRAM \[0xc0a0, 0xc0e0\).*bytes \[0xc0dc, 0xc0e0\)",
-         setup=steps(ALU_ADD, truncate("v/acc_src.bin", 60))),
-    Case(INIT_SHORT, "check: LOAD ACC reads 4 bytes past acc_src.bin", (*M, "check", V),
-         r"init\[1\] \('acc_src\.bin'.*is shorter than what insn 2 \(LOAD ACC",
-         setup=steps(ALU_ADD, truncate("v/acc_src.bin", 60))),
-    Case(INIT_SHORT, "run --unchecked: the vector is still malformed", (*M, "run", "--unchecked", V),
-         r"init\[1\] \('acc_src\.bin'.*is shorter than what insn 2",
-         setup=steps(ALU_ADD, truncate("v/acc_src.bin", 60))),
-    Case(INIT_SHORT, "run: LOAD UOP reads past uops.bin", (*M, "run", V),
-         r"init\[2\] \('uops\.bin', \[0x0, 0x24\)\) is shorter than what insn 0 \(LOAD UOP .*\) reads",
+    # --- a LOAD reading past the end of an init image: legal, the bytes read as 0 ------------
+    # load_acc_store: LOAD ACC of 8 elements (32 lanes of 4 bytes) from acc_in.bin at 0xc000,
+    # STORE of their low bytes to out.bin at 0x10000. Cut to 58 bytes, lanes 0..14 keep their
+    # low byte and lanes 15..31 read 0 (low_bytes computes that expect by hand).
+    Case(READ_PAST, "run: LOAD ACC past acc_in.bin computes with zeros", (*M, "run", V),
+         r"v: OK: 32 bytes match\n(.|\n)*note: .*v/manifest\.json: insn 0 \(LOAD ACC .*\) reads DRAM "
+         r"\[0xc000, 0xc080\) starting inside init\[0\] \('acc_in\.bin', \[0xc000, 0xc03a\)\), "
+         r"but bytes \[0xc03a, 0xc080\) are in no init image: they read as 0", exit=0,
+         setup=steps(LOAD_ACC_STORE, truncate("v/acc_in.bin", 58),
+                     low_bytes("v/acc_in.bin", "v/out.bin", 32))),
+    Case(READ_PAST, "run: the image's bytes are gone, so the full image's expect differs",
+         (*M, "run", V), r"FAIL: \d+ of 32 bytes differ\n  0x0001000f element \d+ lane 3: expected 47 "
+                         r"\(0x2f\), actual 0 \(0x00\)", exit=1,
+         setup=steps(LOAD_ACC_STORE, truncate("v/acc_in.bin", 58))),
+    Case(READ_PAST, "check: LOAD ACC past acc_in.bin is well-formed", (*M, "check", V),
+         r"well-formed: 3 instructions, no findings\n(.|\n)*note: .*insn 0 \(LOAD ACC .*bytes "
+         r"\[0xc03a, 0xc080\) are in no init image", exit=0,
+         setup=steps(LOAD_ACC_STORE, truncate("v/acc_in.bin", 58))),
+    Case(READ_PAST, "check: LOAD UOP past uops.bin reads zero micro-ops", (*M, "check", V),
+         r"well-formed: 17 instructions, no findings\n(.|\n)*note: .*insn 0 \(LOAD UOP .*\) reads DRAM "
+         r"\[0x0, 0x2c\) starting inside init\[2\] \('uops\.bin', \[0x0, 0x24\)\)", exit=0,
          setup=steps(ALU_ADD, truncate("v/uops.bin", 36))),
-    Case(INIT_SHORT, "check: a strided LOAD's last row lies wholly past the image",
-         (*M, "check", V),
-         r"init\[0\] \('acc_in\.bin', \[0xc000, 0xc0a0\)\) is shorter than what insn 0 \(LOAD ACC .*"
-         r"reads DRAM \[0xc000, 0xc0c0\).*bytes \[0xc0a0, 0xc0c0\) are in no init image",
-         setup=steps(vector("stride_load_store"), truncate("v/acc_in.bin", 160))),
+    # stride_load_store: rows of 2 elements 5 apart; cut to 10 elements, row 2 (elements 10,
+    # 11) lies wholly past acc_in.bin and STOREs as 8 zero bytes at out.bin [32, 40).
+    Case(READ_PAST, "run: a strided LOAD's last row wholly past the image", (*M, "run", V),
+         r"v: OK: 48 bytes match\n(.|\n)*note: .*insn 0 \(LOAD ACC .*reads DRAM \[0xc000, 0xc0c0\).*"
+         r"bytes \[0xc0a0, 0xc0c0\) are in no init image", exit=0,
+         setup=steps(vector("stride_load_store"), truncate("v/acc_in.bin", 160), zero("v/out.bin", 32, 40))),
 
     # --- insn_count beyond the image holding the instructions ------------------------------
     Case(INSN_COUNT, "run: insns.bin one instruction short", (*M, "run", V),

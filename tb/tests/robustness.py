@@ -27,6 +27,15 @@ README = ROOT / "README.md"
 BEGIN, END = "<!-- robustness-table:begin -->", "<!-- robustness-table:end -->"
 OUTCOME = {2: "one-line error naming it, exit 2", 1: "the finding reported, exit 1",
            0: "accepted (controls: the valid neighbour of a bad input)"}
+#: The outcome of a class whose exit status means something else than OUTCOME says.
+ERROR_ROW = "an ERROR row naming it, the rest of the run goes on, exit 1"
+OUTCOME_OF = {(tb_inputs.SIDE, 1): ERROR_ROW, (tb_inputs.REFUSED, 1): ERROR_ROW,
+              (model_inputs.READ_PAST, 1): "the result compared with the zeros, a mismatch exits 1",
+              (model_inputs.READ_PAST, 0): "accepted, the bytes past the image read as 0"}
+
+
+def outcome(cls: str, code: int) -> str:
+    return OUTCOME_OF.get((cls, code), OUTCOME[code])
 
 
 def rows() -> list[tuple[str, int, str]]:
@@ -38,10 +47,10 @@ def rows() -> list[tuple[str, int, str]]:
         by_class.setdefault(c.cls, Counter())[c.exit] += 1
     for cls, codes in by_class.items():
         if len(codes) == 1:
-            outcome = OUTCOME[next(iter(codes))]
+            text = outcome(cls, next(iter(codes)))
         else:
-            outcome = "; ".join(f"{OUTCOME[code]} ({n})" for code, n in sorted(codes.items(), reverse=True))
-        out.append((cls, sum(codes.values()), outcome))
+            text = "; ".join(f"{outcome(cls, code)} ({n})" for code, n in sorted(codes.items(), reverse=True))
+        out.append((cls, sum(codes.values()), text))
     out.append(("DUT profile: invalid", len(duts.BAD), OUTCOME[2]))
     faults: Counter[str] = Counter()
     for name, (kind, _) in negative.EXPECTED.items():

@@ -1,4 +1,6 @@
-"""Bad input to the testbench's commands and to make: one line naming what is wrong, exit 2.
+"""Bad input to the testbench's commands and to make: one line naming what is wrong, exit 2;
+a vector the testbench cannot run is instead one ERROR row naming why (exit 1), so that the
+other vectors of the run still run (tb/tests/test_uvm_cli.py runs one among good ones).
 
 The cases run the real commands (`make ...`, `python -m tb.uvm.run ...`, the benches and the
 coverage tools) with one bad argument, file or environment each; the table is counted in
@@ -56,6 +58,46 @@ def file_in_the_way(tmp: Path) -> None:
 
 
 SIDE = "tb_uvm.json beside a vector"
+REFUSED = "testbench: vector refused (ERROR row)"
+
+
+def refused_row(name: str, reason: str) -> str:
+    """The run's output when vector directory {tmp}/``name``, alone, is refused: its ERROR
+    row, its one-line reason under the table, and the totals (no simulator starts)."""
+    return (rf"vec-{name}-none +\S+ +none +1 +ERROR \(refused, not run\)(.|\n)*refused before running "
+            rf"\(ERROR\):\n  vec-{name}-none: [^\n]*{reason}(.|\n)*\n0 passed, 0 failed, 1 refused \(ERROR\)")
+
+
+def side(name: str, sidecar: object, reason: str) -> Case:
+    """A saved failure whose tb_uvm.json is broken: the vector is refused, exit 1."""
+    return Case(SIDE, name, run("--vector", "{tmp}/fail"),
+                refused_row("fail", rf"fail/tb_uvm\.json: {reason}"), exit=1, setup=saved_failure(sidecar))
+
+
+def broken(vector: str, change: Callable[[Path], None]) -> Callable[[Path], None]:
+    """A copy of a directed vector at {tmp}/v, then ``change`` applied to the copy."""
+    def setup(tmp: Path) -> None:
+        shutil.copytree(ROOT / "vectors" / vector, tmp / "v")
+        change(tmp / "v")
+    return setup
+
+
+def _set(key: str, value: object) -> Callable[[Path], None]:
+    def change(v: Path) -> None:
+        manifest = json.loads((v / "manifest.json").read_text())
+        manifest[key] = value
+        (v / "manifest.json").write_text(json.dumps(manifest))
+    return change
+
+
+def _missing(name: str) -> Callable[[Path], None]:
+    return lambda v: (v / name).unlink()
+
+
+def refused(name: str, vector: str, change: Callable[[Path], None], reason: str) -> Case:
+    """A broken copy of a directed vector, given to the testbench: one ERROR row, exit 1."""
+    return Case(REFUSED, name, run("--vector", "{tmp}/v"), refused_row("v", reason), exit=1,
+                setup=broken(vector, change))
 CASES = [
     knob("SEED", "-1", "must be a non-negative integer"),
     knob("SEED", "seven", "must be a non-negative integer"),
@@ -135,31 +177,27 @@ CASES = [
          r"argument --programs: unknown program\(s\) fft"),
     Case("testbench: bad argument", "bench-rtl-sim-unknown",
          ("python", "-m", "tb.bench_rtl", "--sim", "vcs"), r"argument --sim: invalid choice: 'vcs'"),
-    Case(SIDE, "sidecar-bad-json", run("--vector", "{tmp}/fail"),
-         r"^error: .*fail/tb_uvm.json: not valid JSON", setup=saved_failure("{not json")),
-    Case(SIDE, "sidecar-not-an-object", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: must be an object with a 'job' object", setup=saved_failure([1, 2])),
-    Case(SIDE, "sidecar-unknown-key", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: unknown key\(s\) speed", setup=saved_failure({**job(), "speed": 3})),
-    Case(SIDE, "sidecar-job-unknown-key", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: job: unknown key\(s\) colour", setup=saved_failure(job(colour="red"))),
-    Case(SIDE, "sidecar-job-without-name", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: job: missing key 'name'",
-         setup=saved_failure({"job": {"seed": 1}})),
-    Case(SIDE, "sidecar-bad-profile", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: .*unknown backpressure profile 'slow'", setup=saved_failure(job(profile="slow"))),
-    Case(SIDE, "sidecar-negative-seed", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: job 'random-s5-heavy': seed -2 is negative", setup=saved_failure(job(seed=-2))),
-    Case(SIDE, "sidecar-seed-not-int", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: job 'random-s5-heavy': seed must be a int, got '5'",
-         setup=saved_failure(job(seed="5"))),
-    Case(SIDE, "sidecar-bad-mode", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: job 'random-s5-heavy': unknown mode 'fast'", setup=saved_failure(job(mode="fast"))),
-    Case(SIDE, "sidecar-bad-expect-kind", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: .*expect_kind 'crash' is not a failure kind",
-         setup=saved_failure(job(expect_kind="crash"))),
-    Case(SIDE, "sidecar-bad-fault", run("--vector", "{tmp}/fail"),
-         r"tb_uvm.json: unknown fault 'melt'", setup=saved_failure(job(fault="melt"))),
+    side("sidecar-bad-json", "{not json", r"not valid JSON"),
+    side("sidecar-not-an-object", [1, 2], r"must be an object with a 'job' object"),
+    side("sidecar-unknown-key", {**job(), "speed": 3}, r"unknown key\(s\) speed"),
+    side("sidecar-job-unknown-key", job(colour="red"), r"job: unknown key\(s\) colour"),
+    side("sidecar-job-without-name", {"job": {"seed": 1}}, r"job: missing key 'name'"),
+    side("sidecar-bad-profile", job(profile="slow"), r".*unknown backpressure profile 'slow'"),
+    side("sidecar-negative-seed", job(seed=-2), r"job 'random-s5-heavy': seed -2 is negative"),
+    side("sidecar-seed-not-int", job(seed="5"), r"job 'random-s5-heavy': seed must be a int, got '5'"),
+    side("sidecar-bad-mode", job(mode="fast"), r"job 'random-s5-heavy': unknown mode 'fast'"),
+    side("sidecar-bad-expect-kind", job(expect_kind="crash"),
+         r".*expect_kind 'crash' is not a failure kind"),
+    side("sidecar-bad-fault", job(fault="melt"), r"unknown fault 'melt'"),
+    refused("refused-insn-count-beyond-image", "alu_add", _set("insn_count", 18),
+            r"v/manifest\.json: insn_count 18: .*beyond the end of init\[3\] \('insns\.bin'"),
+    refused("refused-manifest-unknown-key", "gemm_basic", _set("speed", 3),
+            r"v/manifest\.json: unknown key\(s\) speed"),
+    refused("refused-init-file-missing", "gemm_basic", _missing("inp.bin"),
+            r"v/manifest\.json: init\[\d\]: cannot read file 'inp\.bin': No such file or directory"),
+    refused("refused-ill-formed-program", "load_acc_store", _set("insn_count", 2),
+            r"v: the program is not well-formed, so it has no single defined result \(2 finding\(s\) "
+            r"of `python -m models check`; the first: insn 1 \[store\] STORE .*: missing-finish: "),
 ]
 
 #: Cases that need their own environment: a build directory that cannot be written, a

@@ -50,8 +50,8 @@ def test_a_run_draws_at_most_its_pool_and_each_job_from_its_seed() -> None:
 
 def test_cli_resolves_random_for_every_test_and_names_it_in_repro() -> None:
     args = parse_args(["--sim", "verilator", "--test", "back2back", "--config", "random", "--seed", "9"])
-    jobs = choose_jobs(args)
-    assert all(cfg.startswith("random:") for cfg, _ in jobs)
+    jobs, refused = choose_jobs(args)
+    assert all(cfg.startswith("random:") for cfg, _ in jobs) and refused == []
     cfg, job = _pool(7, 1, 7, 2)[0]
     assert f"--config {cfg} --vector build/failures/" in repro_command("verilator", cfg, job, "fast")
     assert "--config" not in repro_command("verilator", "small", job, "fast")

@@ -39,7 +39,7 @@ def test_readers_take_the_registry() -> None:
     assert set(registry.job_kinds()) <= set(testplan.JOB_KINDS)
     assert {t for tp in testplan.load() for t in tp.tests} <= set(testplan.JOB_KINDS)
     args = run.parse_args(["--sim", "icarus", "--test", "all"])
-    assert {testplan.job_kind(j.name) for _, j in run.choose_jobs(args)} == \
+    assert {testplan.job_kind(j.name) for _, j in run.choose_jobs(args)[0]} == \
         {k for name in registry.DEFAULT for k in registry.entry(name).kinds}
 
 

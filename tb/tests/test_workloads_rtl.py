@@ -10,12 +10,17 @@ every layer whose schedule has something to overlap.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from models.config import VtaConfig
+from models.workloads import Workload, WorkloadError, workload
 from models.workloads.layers import LAYER_NAMES
+from tb.workloads import run as workloads
 from tb.workloads.run import main
 
 #: Counters the model predicts exactly for a well-formed program (models/predict.py).
@@ -58,3 +63,37 @@ def test_bad_arguments_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
         assert exc.value.code == 2
         err = capsys.readouterr().err.strip()
         assert word in err and "\n" not in err, err
+
+
+@pytest.mark.sim
+def test_a_refused_layer_is_one_error_row_and_the_others_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """C1's lowering fails and C2's vector has one instruction more than its image holds (the
+    lowering itself stands in for a broken one): each is an ERROR row with its reason, dense
+    still runs and passes on the RTL, and the run exits 1."""
+    def lower(name: str, scale: str, cfg: VtaConfig, vt: int) -> Workload:
+        if name == "C1":
+            raise WorkloadError("C1: stands in for a layer that cannot be lowered")
+        w = workload(name, scale, cfg, vt)
+        if name != "C2":
+            return w
+        longer = dataclasses.replace(w.vector, insn_count=w.vector.insn_count + 1)
+        return dataclasses.replace(w, vector=longer)
+
+    monkeypatch.setattr(workloads, "workload", lower)
+    status = main(["--scale", "small", "--sim", "icarus", "--vt", "1", "--layers", "C1,C2,dense",
+                   "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "1 of 3 passed, 0 excluded, 2 refused (ERROR), in " in out, out
+    assert "\nERROR default C1 vt=1: not lowered: C1: stands in for a layer that cannot be lowered\n" in out
+    assert re.search(r"\nERROR default C2 vt=1: the lowered vector is refused: \S+/C2-vt1/manifest\.json: "
+                     r"insn_count \d+: the instructions are .* but they run beyond the end of init\[\d+\]",
+                     out), out
+    cases = {c["layer"]: c for c in json.loads((tmp_path / "report.json").read_text())["cases"]}
+    assert cases["dense"]["passed"] and cases["dense"]["measured"]["cycles"] > 0
+    assert not cases["C1"]["passed"] and not cases["C2"]["passed"] and not cases["C2"]["measured"]
+    md = (tmp_path / "report.md").read_text()
+    assert re.search(r"^\| C1 \| [^|]+ \| 1 \| [^|]+ \| ERROR \|", md, re.M), md
+    assert re.search(r"^\| dense \| [^|]+ \| 1 \| [^|]+ \| PASS \|", md, re.M), md
+    assert "- ERROR C2 vt=1: the lowered vector is refused: " in md

@@ -9,7 +9,9 @@ tests of its groups "programs" and "flow": every directed vector, a short random
 regression, the register map, a mid-program reset and back-to-back launches. Jobs are grouped by
 configuration (one build each) and each group runs in as few simulator processes as
 possible. Exit status is non-zero if any job fails; each failure prints one command that
-reproduces it and leaves its program under build/failures/. See tb/uvm/README.md.
+reproduces it and leaves its program under build/failures/. A vector of --vector that cannot
+run (refused by validation or by the checker) is an ERROR row with its reason, and the
+other vectors run (exit 1); a bad argument stops the run (exit 2). See tb/uvm/README.md.
 
 --dut runs another design through its profile (tb/duts; default ``vta``, rtl/): every job
 on the profile's configuration, those its differences rule out listed as excluded with the
@@ -32,10 +34,11 @@ from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_float, positive_int
 from models.argtypes import seed as seed_arg
+from models.checker import check_vector
 from models.config import ConfigError, VtaConfig, load_config
 from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
-from models.vector import VectorError, find_vectors, load_vector, save_vector
+from models.vector import Vector, VectorError, find_vectors, load_vector, save_vector
 from tb.duts.schema import ProfileError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
@@ -103,35 +106,37 @@ def config_name(cfg: VtaConfig) -> str:
 # --- choosing jobs ----------------------------------------------------------------------
 def vector_jobs(dirs: list[Path], profile: str | None, seed: int,
                 config: str | None = None) -> list[tuple[str, Job]]:
-    """Jobs for vector directories; a tb_uvm.json next to a saved failure restores its settings.
+    """Jobs for vector directories (:func:`vector_job`); a vector that cannot be loaded
+    raises :class:`VectorError` (:func:`runnable_vector_jobs` makes it a row instead)."""
+    return [vector_job(d, load_vector(d).config, profile, seed, config) for d in dirs]
+
+
+def vector_job(d: Path, own: VtaConfig, profile: str | None, seed: int,
+               config: str | None = None) -> tuple[str, Job]:
+    """The job of vector directory ``d`` (of configuration ``own``); a tb_uvm.json next to a
+    saved failure restores its settings.
 
     A vector runs on its own configuration; ``config`` (``--config`` with ``--vector``) only
     names it, e.g. ``random:N`` in a repro command, and must be that configuration.
     """
-    out = []
-    for d in dirs:
-        cfg = vector_config(d, config)
-        side = d / "tb_uvm.json"
-        if side.exists():
-            try:
-                saved = load_saved_job(side)
-            except ValueError as exc:
-                raise VectorError(str(exc)) from None
-            saved.vector, saved.name = str(d.resolve()), f"{saved.name}-repro"
-            if profile:
-                saved.profile = profile
-            out.append((cfg, saved))
-        else:
-            prof = profile or "none"
-            out.append((cfg, Job(f"vec-{d.name}-{prof}", vector=str(d.resolve()), seed=seed,
-                                 profile=prof)))
-    return out
+    cfg = vector_config(d, own, config)
+    side = d / "tb_uvm.json"
+    if side.exists():
+        try:
+            saved = load_saved_job(side)
+        except ValueError as exc:
+            raise VectorError(str(exc)) from None
+        saved.vector, saved.name = str(d.resolve()), f"{saved.name}-repro"
+        if profile:
+            saved.profile = profile
+        return cfg, saved
+    prof = profile or "none"
+    return cfg, Job(f"vec-{d.name}-{prof}", vector=str(d.resolve()), seed=seed, profile=prof)
 
 
-def vector_config(vector: Path, config: str | None) -> str:
-    """The configuration name a vector runs under: ``config`` if given (it must be the
-    vector's), else the shipped name or a JSON file of the vector's own configuration."""
-    own = load_vector(vector).config
+def vector_config(vector: Path, own: VtaConfig, config: str | None) -> str:
+    """The configuration name a vector of configuration ``own`` runs under: ``config`` if
+    given (it must be ``own``), else the shipped name or a JSON file of ``own``."""
     if config is None:
         return config_name(own)
     if config == RANDOM:
@@ -142,6 +147,53 @@ def vector_config(vector: Path, config: str | None) -> str:
                          f"({own.overrides() or 'the defaults'}); omit --config to run each "
                          f"vector on its own")
     return config
+
+
+def runnable_vector_jobs(dirs: list[Path], profile: str | None, seed: int, config: str | None = None
+                         ) -> tuple[list[tuple[str, Job]], list[dict]]:
+    """The jobs of the vectors that can run, and a refused record for each that cannot.
+
+    A vector is refused when validation rejects it (:class:`VectorError`: a malformed
+    manifest or tb_uvm.json, a missing file, an insn_count beyond its image) or when the
+    checker finds its program ill-formed (:func:`ill_formed`). One bad vector among many is
+    one ERROR row of the summary, not a stopped run; a bad argument (``config``) still stops
+    it, as :class:`UsageError`.
+    """
+    jobs, refused = [], []
+    for d in dirs:
+        try:
+            vector = load_vector(d)
+            cfg, job = vector_job(d, vector.config, profile, seed, config)
+        except VectorError as exc:
+            prof = profile or "none"
+            refused.append(refused_record(Job(f"vec-{d.name}-{prof}", vector=str(d.resolve()),
+                                              seed=seed, profile=prof), str(exc)))
+            continue
+        why = ill_formed(vector, job)
+        if why:
+            refused.append(refused_record(job, why, cfg))
+        else:
+            jobs.append((cfg, job))
+    return jobs, refused
+
+
+def ill_formed(vector: Vector, job: Job) -> str:
+    """Why the checker refuses the job's program, in one line ('' if it does not, or if the
+    job is meant to deadlock): an ill-formed program has no single defined result to hold
+    the DUT's to, so running it would only show which of its possible results the DUT chose."""
+    report = check_vector(vector)
+    if report.ok or job.deadlock:
+        return ""
+    return (f"{vector.path}: the program is not well-formed, so it has no single defined result "
+            f"({len(report.findings)} finding(s) of `python -m models check`; the first: "
+            f"{report.findings[0]})")
+
+
+def refused_record(job: Job, reason: str, config: str = "-") -> dict:
+    """A result record for a job refused before it runs (tb/uvm/summary.py shows it as an
+    ERROR row with ``reason``, one line); ``config`` is '-' when the vector has none to tell."""
+    return {"job": job.name, "passed": False, "refused": reason, "config": config,
+            "failures": [{"kind": "error", "cycle": 0, "message": reason}], "job_spec": job.__dict__}
 
 
 def random_jobs(seed: int, count: int, config: str | None, profile: str | None) -> list[tuple[str, Job]]:
@@ -218,14 +270,17 @@ def negative_jobs(seed: int, sim: str) -> list[tuple[str, Job]]:
     return jobs
 
 
-def choose_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
-    jobs = resolve_random(tests_jobs(args), args.seed, args.random_configs) if not args.vector \
-        else vector_jobs(find_vectors(args.vector), args.profile, args.seed, args.config)
+def choose_jobs(args: argparse.Namespace) -> tuple[list[tuple[str, Job]], list[dict]]:
+    """The jobs of the command line, and a refused record for each vector of ``--vector``
+    that cannot run (:func:`runnable_vector_jobs`)."""
+    jobs, refused = (resolve_random(tests_jobs(args), args.seed, args.random_configs), []) \
+        if not args.vector else runnable_vector_jobs(find_vectors(args.vector), args.profile,
+                                                     args.seed, args.config)
     if args.fault:
         for _, job in jobs:
             if for_mode(job.mode).program:  # a flow's own program (regmap's) is never faulted
                 job.fault = args.fault
-    return jobs
+    return jobs, refused
 
 
 def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
@@ -485,16 +540,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.junit and not Path(args.junit).resolve().parent.is_dir():
             raise UsageError(f"--junit {args.junit}: its directory does not exist")
         check_dut(args)
-        jobs, excluded = select(choose_jobs(args), args.dut, not args.ignore_differences)
+        chosen, refused = choose_jobs(args)
+        jobs, excluded = select(chosen, args.dut, not args.ignore_differences)
         for config in {cfg for cfg, _ in jobs}:
             load_config(config)
         results = run_all(args.sim, jobs, args.jobs, args.waves, args.timeout, args.mode, args.dut)
         results += [dict(r, sim=args.sim, mode=args.mode) for r in excluded]
-        print(summary_table(results))
+        rows = results + [dict(r, sim=args.sim, mode=args.mode) for r in refused]  # ERROR rows
+        print(summary_table(rows))
         print(dut_report(args.dut, results))
         print_failures(results)
         if args.junit:
-            Path(args.junit).write_text(junit_xml(results))
+            Path(args.junit).write_text(junit_xml(rows))
         print_bucket_report(results, Path(args.junit) if args.junit else None, WORK)
         if args.shrink:
             shrink_buckets(results)
@@ -506,9 +563,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     bad = sum(not r["passed"] for r in results)
     left = f", {len(excluded)} excluded" if excluded else ""
-    print(f"\n{len(results) - bad - len(excluded)} passed, {bad} failed{left} in "
+    errors = f", {len(refused)} refused (ERROR)" if refused else ""
+    print(f"\n{len(results) - bad - len(excluded)} passed, {bad} failed{left}{errors} in "
           f"{time.perf_counter() - t0:.1f} s")
-    return 1 if bad else 0
+    return 1 if bad or refused else 0
 
 
 if __name__ == "__main__":

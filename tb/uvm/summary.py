@@ -1,4 +1,10 @@
-"""Summary table and JUnit XML from job results (shared by tb/uvm/run.py and the regression in tb/regress)."""
+"""Summary table and JUnit XML from job results (shared by tb/uvm/run.py and the regression in tb/regress).
+
+Besides the records of jobs that ran, a record may be ``excluded`` (a foreign DUT's
+difference left it out: a skipped row) or ``refused`` (a vector that validation or the
+checker would not run, tb/uvm/run.py: an ERROR row, failing the run, with its one-line reason
+listed under the table).
+"""
 from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
@@ -12,6 +18,8 @@ def _row(r: dict) -> tuple[str, ...]:
     kind = r["failures"][0]["kind"] if r["failures"] else ""
     if r.get("excluded"):
         result = "EXCLUDED (" + r["excluded"].split(":", 1)[0][:32] + ")"
+    elif r.get("refused"):
+        result = "ERROR (refused, not run)"
     elif r["passed"] and spec.get("deadlock"):
         result = f"PASS (expected deadlock, {kind} fired)"
     elif r["passed"] and kind:
@@ -29,11 +37,15 @@ def summary_table(results: list[dict]) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     left = [f"  {r['job']}: {r['excluded']}" for r in results if r.get("excluded")]
-    return "\n".join(lines + (["", "excluded (the DUT profile's differences):", *left] if left else []))
+    refused = [f"  {r['job']}: {r['refused']}" for r in results if r.get("refused")]
+    return "\n".join(lines + (["", "excluded (the DUT profile's differences):", *left] if left else [])
+                     + (["", "refused before running (ERROR):", *refused] if refused else []))
 
 
 def junit_xml(results: list[dict], suite: str = "vta-uvm") -> str:
-    bad = sum(not r["passed"] for r in results)
+    """One test case per record: a refused one (never run) is an error, a failed one a failure."""
+    errors = sum(bool(r.get("refused")) for r in results)
+    bad = sum(not r["passed"] for r in results) - errors
     cases = []
     for r in results:
         name = quoteattr(r["job"])
@@ -41,10 +53,13 @@ def junit_xml(results: list[dict], suite: str = "vta-uvm") -> str:
         body = ""
         if r.get("excluded"):
             body = f"<skipped message={quoteattr(r['excluded'])}/>"
+        elif r.get("refused"):
+            body = f"<error message={quoteattr(r['refused'])}>{escape(r['refused'])}</error>"
         elif not r["passed"]:
             msg = "\n".join(f"[{f['kind']}] {f['message']}" for f in r["failures"]) or "failed"
             body = f"<failure message={quoteattr(msg.splitlines()[0])}>{escape(msg)}</failure>"
         cases.append(f'  <testcase classname={cls} name={name} time="{r.get("wall", 0)}">{body}'
                      f"</testcase>")
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="{suite}" '
-            f'tests="{len(results)}" failures="{bad}">\n' + "\n".join(cases) + "\n</testsuite>\n")
+            f'tests="{len(results)}" failures="{bad}" errors="{errors}">\n' + "\n".join(cases)
+            + "\n</testsuite>\n")

@@ -57,7 +57,7 @@ def _results_table(cases: Sequence["Case"], speed: dict[tuple[str, str], float])
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for c in cases:
         m, p = c.measured, c.predicted
-        verdict = "EXCLUDED" if c.excluded else "PASS" if c.passed else "FAIL"
+        verdict = "EXCLUDED" if c.excluded else "ERROR" if c.error else "PASS" if c.passed else "FAIL"
         tile = (f"{c.tiling['rows']}x{c.tiling['cols']}, {c.tiling['oc_blocks']}, {c.tiling['ic_blocks']}"
                 if c.tiling else "-")
         gemm = f"{p['counters']['GEMM_UOPS']:,}" if p else "-"
@@ -154,12 +154,13 @@ def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfi
     work = ("" if native else " This design has no work counters: the roofline figures divide the "
             "model's work (micro-ops, DRAM bytes) by its CYCLES register.")
     left = [c for c in cases if c.excluded]
+    refused = sum(bool(c.error) for c in cases)
     md = [f"# Workloads: ResNet-18 layers ({scale}) on {where} ({sim})", "",
           f"Command: `{command}` ({wall:.0f} s wall). Every program ran through the testbench in "
           f"fast mode with every checker on; cycles are the design's CYCLES counter. Definitions: "
           f"README \"Workloads\" and tb/workloads/figures.py.{work}", "",
           f"{sum(c.passed and not c.excluded for c in cases)} of {len(cases)} passed, "
-          f"{len(left)} excluded.", ""]
+          f"{len(left)} excluded{f', {refused} refused (ERROR)' if refused else ''}.", ""]
     for name, cfg in configs.items():
         mine = [c for c in cases if c.config == name]
         md += [f"## Configuration {name} (BLOCK {cfg.block_in}, BATCH {cfg.batch}, "
@@ -172,13 +173,12 @@ def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfi
             net = network_cycles(mine, name, vt)
             if net:
                 md += [f"ResNet-18 pass, vt={vt}: {net:,} cycles for {cfg.batch} image(s).", ""]
-        failed = [c for c in mine if not c.passed and not c.excluded]
-        for c in failed:
-            md += [f"- FAIL {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
-                   + (f" (repro: `{c.repro(sim)}`)" if c.vector else "")]
-        md += [f"- EXCLUDED {c.layer} vt={c.vt}: {c.excluded}" for c in mine if c.excluded]
-        if failed or any(c.excluded for c in mine):
-            md.append("")
+        notes = [f"- ERROR {c.layer} vt={c.vt}: {c.error}" for c in mine if c.error]
+        notes += [f"- FAIL {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
+                  + (f" (repro: `{c.repro(sim)}`)" if c.vector else "")
+                  for c in mine if not c.passed and not c.excluded and not c.error]
+        notes += [f"- EXCLUDED {c.layer} vt={c.vt}: {c.excluded}" for c in mine if c.excluded]
+        md += notes + ([""] if notes else [])
     if len(configs) > 1:
         md += ["## Design space", ""] + _design_table(cases, configs) + [""]
     md += ["![roofline](roofline.png)", ""]

@@ -8,8 +8,10 @@ the testbench (fast mode, every checker on), reported against the roofline.
 For each configuration it lowers every (layer, vt), saves the vectors under
 OUT/vectors/<config>/, predicts each program's counters (models.predict) and cycles
 (models.timing), runs the vectors on one build of the RTL and writes OUT/report.md,
-report.json and roofline.png (tb/workloads/report.py). It exits 1 when any layer failed
-to lower or to verify, and prints the repro command of each failure.
+report.json and roofline.png (tb/workloads/report.py). A layer whose lowering fails or
+whose vector the model refuses (malformed, ill-formed, or beyond the executor) never runs:
+it is one ERROR row with the reason, and the other layers run. It exits 1 when any layer
+is such an error or fails to verify, and prints the repro command of each failure.
 
 With ``--dut`` another design runs the layers through its profile (tb/duts), on the
 profile's configuration: a program its documented differences rule out is left out with
@@ -29,7 +31,7 @@ from models.argtypes import OneLineParser, positive_int
 from models.config import ConfigError, VtaConfig, load_config
 from models.predict import predict
 from models.timing import estimate
-from models.vector import save_vector
+from models.vector import VectorError, save_vector
 from models.workloads import WorkloadError, workload
 from models.workloads.designs import resolve
 from models.workloads.layers import SCALES, select
@@ -59,6 +61,7 @@ class Case:
     measured: dict = field(default_factory=dict)
     passed: bool = False
     failure: str = ""
+    error: str = ""  # why it never ran: its lowering or its vector refused (an ERROR row)
     excluded: str = ""
     vector: str = ""
     wall: float = 0.0
@@ -90,36 +93,47 @@ def lower_all(name: str, cfg: VtaConfig, layers: list[str], scale: str, vts: lis
         for vt in vts:
             case = Case(name, layer, vt, dut=dut)
             cases.append(case)
-            try:
-                w = workload(layer, scale, cfg, vt)
-            except WorkloadError as exc:
-                case.failure = f"not lowered: {exc}"
-                print(f"  {name} {layer} vt={vt}: {case.failure}", flush=True)
+            job = lower_one(case, cfg, scale, out)
+            if job is None:
+                print(f"  {name} {layer} vt={vt}: ERROR {case.error}", flush=True)
                 continue
-            vdir = save_vector(w.vector, out / "vectors" / name / f"{layer}-vt{vt}")
-            pred = predict(w.vector)
-            if pred.counters is None or pred.error is not None:
-                case.failure = f"the model rejects the lowered program: {pred.report.format() or pred.error}"
-                print(f"  {name} {layer} vt={vt}: {case.failure}", flush=True)
-                continue
-            est = estimate(cfg, pred.program, w.vector.bases)
-            case.description = w.layer.describe()
-            case.tiling = {"rows": w.tiling.rows, "cols": w.tiling.cols,
-                           "oc_blocks": w.tiling.oc_blocks, "ic_blocks": w.tiling.ic_blocks}
-            case.insns = w.vector.insn_count
-            counters = dict(pred.counters, **est.exec_cycles, **est.busy, **est.stall)
-            case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles), "counters": counters}
-            job = Job(f"{name}-{layer}-vt{vt}", vector=str(vdir.resolve()))
-            case.vector = str(vdir)
             if not is_native(dut) and (reasons := job_reasons(job, profile_of(dut).config_name, dut)):
                 case.excluded = "; ".join(reasons)
                 print(f"  {name} {layer} vt={vt}: EXCLUDED on {dut}: {case.excluded}", flush=True)
                 continue
             jobs[job.name] = (case, job)
             print(f"  lowered {name} {layer} vt={vt}: {case.insns} instructions, "
-                  f"{pred.counters['GEMM_UOPS']:,} GEMM micro-ops, predicted {est.cycles:,} cycles",
-                  flush=True)
+                  f"{case.predicted['counters']['GEMM_UOPS']:,} GEMM micro-ops, predicted "
+                  f"{case.predicted['cycles']:,} cycles", flush=True)
     return cases, jobs
+
+
+def lower_one(case: Case, cfg: VtaConfig, scale: str, out: Path) -> Job | None:
+    """Lower, save and predict one case and fill in its prediction; its job, or None when it
+    cannot run (``case.error`` says why in one line: the others still run)."""
+    try:
+        w = workload(case.layer, scale, cfg, case.vt)
+        vdir = save_vector(w.vector, out / "vectors" / case.config / f"{case.layer}-vt{case.vt}")
+        case.vector = str(vdir)
+        pred = predict(w.vector)
+    except WorkloadError as exc:
+        case.error = f"not lowered: {exc}"
+        return None
+    except VectorError as exc:
+        case.error = f"the lowered vector is refused: {exc}"
+        return None
+    if pred.counters is None or pred.error is not None:
+        first = pred.report.findings[0] if pred.report.findings else pred.error
+        case.error = f"the model rejects the lowered program: {first}"
+        return None
+    est = estimate(cfg, pred.program, w.vector.bases)
+    case.description = w.layer.describe()
+    case.tiling = {"rows": w.tiling.rows, "cols": w.tiling.cols,
+                   "oc_blocks": w.tiling.oc_blocks, "ic_blocks": w.tiling.ic_blocks}
+    case.insns = w.vector.insn_count
+    counters = dict(pred.counters, **est.exec_cycles, **est.busy, **est.stall)
+    case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles), "counters": counters}
+    return Job(f"{case.config}-{case.layer}-vt{case.vt}", vector=str(vdir.resolve()))
 
 
 def run_config(sim: str, arg: str, cfg: VtaConfig, jobs: dict[str, tuple[Case, Job]],
@@ -183,14 +197,19 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     command = " ".join(["python -m tb.workloads.run"] + (argv if argv is not None else sys.argv[1:]))
     paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall, args.dut)
-    failed = [c for c in cases if not c.passed and not c.excluded]
+    failed = [c for c in cases if not c.passed and not c.excluded and not c.error]
+    errors = [c for c in cases if c.error]
     left = sum(bool(c.excluded) for c in cases)
-    print(f"{len(cases) - len(failed) - left} of {len(cases)} passed, {left} excluded, in {wall:.0f} s; "
-          f"report: {', '.join(str(p) for p in paths)}")
+    refused = f", {len(errors)} refused (ERROR)" if errors else ""
+    print(f"{len(cases) - len(failed) - len(errors) - left} of {len(cases)} passed, {left} excluded"
+          f"{refused}, in {wall:.0f} s; report: {', '.join(str(p) for p in paths)}")
+    for c in errors:
+        print(f"ERROR {c.config} {c.layer} vt={c.vt}: {c.error}"
+              + (f"\n  check: python -m models check {c.vector}" if c.vector else ""))
     for c in failed:
         print(f"FAIL {c.config} {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
               + (f"\n  repro: {c.repro(args.sim)}" if c.vector else ""))
-    return 1 if failed else 0
+    return 1 if failed or errors else 0
 
 
 if __name__ == "__main__":
