@@ -19,6 +19,8 @@ from models.vector import Vector
 REGIONS = {"uop": 0x0, "inp": 0x100000, "wgt": 0x200000, "acc": 0x400000, "acc8": 0x500000,
            "out": 0x600000}
 INSN_ADDR = 0x80000
+#: Base registers of the alignment sweep: odd, unaligned to the bus and to every element.
+ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F}
 #: Rows of padding ahead of the data of :func:`padded_head`'s LOAD.
 PAD_ROWS = 15
 

@@ -23,7 +23,6 @@ SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 #: upstream_chisel (tb/duts) is the default with deeper queues: Icarus covers it.
 SWEEP_RUNS = ([(name, "icarus") for name in SWEEP]
               + [(name, "verilator") for name in SHIPPED if name != "upstream_chisel"])
-ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F}
 #: Profiles of the sweep: an ideal memory and one that stalls every channel.
 PROFILES = ("none", "heavy")
 
@@ -40,7 +39,7 @@ def config_file(name: str, root: Path) -> str:
 def sweep_vectors(cfg: VtaConfig, root: Path) -> list[Path]:
     """Every instruction form, odd (unaligned) bases, degenerate shapes."""
     return [save_vector(P.mixed(cfg, 0), root / "mixed0"),
-            save_vector(P.mixed(cfg, 1, bases=ODD_BASES), root / "oddbases"),
+            save_vector(P.mixed(cfg, 1, bases=P.ODD_BASES), root / "oddbases"),
             save_vector(P.edges(cfg), root / "edges")]
 
 
