@@ -26,6 +26,7 @@ from pyuvm import uvm_sequence
 
 from models.config import VtaConfig, load_config
 from tb.sweep_programs import mixed
+from tb.uvm.claims import view
 from tb.uvm.context import JobContext
 from tb.uvm.env import Env
 from tb.uvm.flows import HELD, LAUNCH_PROGRAM_SEED, RegMapSeq
@@ -275,7 +276,7 @@ class HostTimingVseq(uvm_sequence):
                 await TimingSeq("timing", variant).start(seqr)
                 self.info["timings"][name] = str(variant)
                 report = self.reporter(name, variant)
-                await RegMapSeq("regmap", self.cfg, report).start(seqr)
+                await RegMapSeq("regmap", view(self.plan.dut, self.cfg), report).start(seqr)
                 for seq in (StrobeSeq("strobes", report), BatchSeq("batch", self.cfg, report)):
                     if not self.env.verdict.failures:
                         await seq.start(seqr)
