@@ -23,7 +23,8 @@ from tb.uvm.regs import REGISTERS
 if TYPE_CHECKING:
     from tb.duts.profile import Profile
 
-#: Claims spec section 5 makes of the registers a profile places: checked on every DUT.
+#: Claims spec section 5 makes of the registers a profile places, and the testbench's
+#: assumptions a profile difference can deny: checked on every DUT.
 SPEC_CLAIMS: dict[str, str] = {
     "read-write": "INSN_COUNT and the pointers (every word of a 64-bit one) store what is written",
     "no-alias": "a write changes only its own register",
@@ -34,6 +35,8 @@ SPEC_CLAIMS: dict[str, str] = {
     "cycles": "CYCLES counts from the launch to DONE and stops there, also after a relaunch",
     "byte-strobes": "a write changes exactly its strobed bytes (the testbench's assumption, "
                     "as rtl/ does; a profile states host.wstrb-ignored otherwise)",
+    "w-first": "a write whose data comes before its address is taken (hostvar's timing w-first; "
+               "the testbench's assumption, as rtl/ does; a profile states host.aw-before-w otherwise)",
 }
 #: Claims only rtl/README.md makes (its own table and launch rules): checked on rtl/ alone.
 RTL_CLAIMS: dict[str, str] = {
@@ -56,6 +59,14 @@ RTL_CLAIMS: dict[str, str] = {
     "error-sticky": "CTRL.ERROR and AXI_STATUS's error bits stay set until the next accepted START",
     "write-timing": "the port takes a write's address and data in either order or together, and "
                     "the next address while the last response waits",
+}
+#: The claims each flow checks on rtl/: a flow's record lists those of them (and the notes
+#: on registers a profile states nothing about) not checked on a foreign DUT.
+FLOW_CLAIMS: dict[str, tuple[str, ...]] = {
+    "regmap": tuple(c for c in (*SPEC_CLAIMS, *RTL_CLAIMS) if c not in ("w-first", "write-timing")),
+    "hostvar": ("read-write", "no-alias", "unmapped", "okay", "cycles-read-only", "byte-strobes",
+                "w-first", "done", "cycles", "reset-values", "read-only", "ctrl-writes", "running",
+                "write-timing"),
 }
 #: Why an rtl/-only claim is not checked on a foreign DUT.
 RTL_ONLY = ("rtl/README.md's own claim: the profile's registers section states only where spec "
@@ -89,6 +100,17 @@ class RegView:
         name = self.names.get(offset)
         return f"{name} ({offset:#06x})" if name else f"unmapped offset {offset:#06x}"
 
+    def unchecked(self, flow: str) -> dict[str, str]:
+        """The claims of ``flow`` (a key of FLOW_CLAIMS) not checked on this DUT, with the
+        reason, and the notes on registers its profile states nothing about."""
+        return {claim: why for claim, why in self.not_checked.items()
+                if claim in FLOW_CLAIMS[flow] or (claim not in SPEC_CLAIMS and claim not in RTL_CLAIMS)}
+
+    @property
+    def spare(self) -> int:
+        """An unmapped offset: the word after the map."""
+        return max(self.names) + 4
+
     def reset_value(self, offset: int) -> int | None:
         """The value ``offset`` reads after reset, None where the DUT's map does not say."""
         if not self.reset:
@@ -116,7 +138,7 @@ def foreign_view(profile: "Profile") -> RegView:
         else:
             held += [(f"{names[key]}[31:0]", offset), (f"{names[key]}[63:32]", offset + 4)]
     not_checked = dict.fromkeys(RTL_CLAIMS, RTL_ONLY)
-    for claim, difference in (("byte-strobes", "host.wstrb-ignored"),
+    for claim, difference in (("byte-strobes", "host.wstrb-ignored"), ("w-first", "host.aw-before-w"),
                               ("cycles-read-only", "host.cycles-writable")):
         reason = next((d.reason for d in profile.differences if d.name == difference), None)
         if reason is not None:

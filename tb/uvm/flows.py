@@ -697,7 +697,8 @@ class RegMapVseq(uvm_sequence):
     async def body(self) -> None:
         env = self.env
         report = lambda msg: env.verdict.fail("register", msg)  # noqa: E731
-        self.info = {"not_checked": self.view.not_checked} if self.view.not_checked else {}
+        unchecked = self.view.unchecked("regmap")
+        self.info = {"not_checked": unchecked} if unchecked else {}
         await RegMapSeq("regmap", self.view, report).start(env.host.seqr)
         if env.verdict.failures:
             return
