@@ -119,8 +119,13 @@ module vta_fetch #(
             sent     <= 32'd0;
             inflight <= 9'd0;
         end else if (launch) begin
+`ifdef VTA_TEST_BREAK_INSN_COUNT_HIGH  // test only (rtl/README.md): bits 31:28 counted
             active   <= (insn_count != 32'd0);
             count    <= insn_count;
+`else  // INSN_COUNT bits 31:28 are ignored: a count behaves exactly as its low 28 bits
+            active   <= (insn_count[27:0] != 28'd0);
+            count    <= {4'd0, insn_count[27:0]};
+`endif
             sent     <= 32'd0;
             inflight <= 9'd0;
         end else begin

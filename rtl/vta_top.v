@@ -355,6 +355,18 @@ module vta_top #(
         end
     end
 
+    // INSN_IDX and a module's status word describe the instruction it holds or last held
+    // since the launch: an accepted START clears them like the counters (rtl/README.md,
+    // Launch semantics), so no index, opcode or memory type of the last program shows. A
+    // START is accepted only while every module is idle, so a module that has not taken an
+    // instruction since reads all zero; once it has, the word shows its phase machine.
+    reg  [2:0] taken;                                 // {store, compute, load} since the launch
+    wire [2:0] shown = taken | {s_busy, c_busy, l_busy};
+    always @(posedge clk) begin
+        if (rst || launch) taken <= 3'd0;
+        else               taken <= shown;
+    end
+
     localparam [31:0] TQD32 = TOKEN_QUEUE_DEPTH;
     localparam [31:0] CQD32 = CMD_QUEUE_DEPTH;
     localparam [31:0] LBW32 = LOG_BUS_WIDTH;
@@ -373,8 +385,10 @@ module vta_top #(
         {err_r, err_b, 14'd0, wr_outstanding, rd_outstanding},         // 0x88 AXI_STATUS
         {8'd0, st_qcount, cp_qcount, ld_qcount},                       // 0x84 QUEUES
         {s2c_count, c2s_count, c2l_count, l2c_count},                  // 0x80 TOKENS
-        s_idx, c_idx, l_idx,                                           // 0x7C..0x74 INSN_IDX
-        s_status, c_status, l_status, f_status,                        // 0x70..0x64 STATUS
+        shown[2] ? s_idx : 32'd0, shown[1] ? c_idx : 32'd0,            // 0x7C, 0x78 INSN_IDX
+        shown[0] ? l_idx : 32'd0,                                      // 0x74
+        shown[2] ? s_status : 32'd0, shown[1] ? c_status : 32'd0,      // 0x70, 0x6C STATUS
+        shown[0] ? l_status : 32'd0, f_status,                         // 0x68, 0x64
         i_store, i_comp, i_load,                                       // 0x60..0x58 INSNS done
         f_dispatched,                                                  // 0x54
         s_store_c, s_comp_c, s_load_c, s_fetch_c,                      // 0x50..0x44 STALL

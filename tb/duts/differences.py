@@ -31,6 +31,8 @@ DIFFERENCES: dict[str, str] = {
     "host.wstrb-ignored": "AXI-Lite write strobes are ignored: every write stores the whole word",
     "host.aw-before-w": "the write data is accepted only after the write address (W waits for AW)",
     "host.exact-decode": "a register answers only at its exact byte offset (no decoding of [15:2])",
+    "host.cycles-writable": "CYCLES stores what the host writes to it (spec section 5: read-only); "
+                            "the DUT's own count replaces it at the next FINISH",
     # state and sizes
     "state.buffers-not-reset": "on-chip buffers keep their contents across reset and launches "
                                "(unwritten entries read as X in a four-state simulator)",

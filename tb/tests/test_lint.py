@@ -32,7 +32,7 @@ CONFIGS = {name: load_config(name) for name in SHIPPED_CONFIGS}
 CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
 
 #: The test-only breakages (rtl/README.md): defines that tests build to get a failing RTL.
-TEST_DEFINES = ("VTA_TEST_BREAK_ALU_MAX",)
+TEST_DEFINES = ("VTA_TEST_BREAK_ALU_MAX", "VTA_TEST_BREAK_INSN_COUNT_HIGH")
 VERILATORS = [str(VERILATOR_ROOT / "bin" / "verilator")]
 if Path("/usr/bin/verilator").exists():  # Debian's 5.006, run by the before-stop hook
     VERILATORS.append("/usr/bin/verilator")

@@ -1,13 +1,17 @@
 """The register table (tb/uvm/regs.py): consistent, the source of rtl/README.md's register map,
-and of the status decoding. The RTL itself is held to it by the register-map flow
-(tb/uvm/flows.py: RegMapSeq, run by test_uvm_flows.py on both simulators)."""
+and of the status decoding; the claims each DUT is held to (tb/uvm/claims.py). The RTL itself
+is held to the table by the register-map flow (tb/uvm/flows.py, run by test_uvm_flows.py on
+both simulators)."""
 from __future__ import annotations
+
+import pytest
 
 from models.asm import parse_line
 from models.config import load_config
 from models.isa import decode_insn
 from tb.uvm import regs
-from tb.uvm.flows import HELD, SWEEP
+from tb.uvm.claims import FLOW_CLAIMS, RTL_CLAIMS, SPEC_CLAIMS, native_view
+from tb.uvm.flows import HELD, IGNORED_COUNT, SWEEP, last_held, sweep_offsets
 from tb.uvm.status import decode
 
 
@@ -68,3 +72,55 @@ def test_status_decoding_from_the_table() -> None:
     assert "(tokens L2C=0, C2L=3, C2S=0, S2C=0)" in text
     assert "compute : 0 done, 0 queued, idle" in text
     assert "a read error was seen" in text and "a write error" not in text
+
+
+def test_what_an_accepted_start_does_is_the_launch_semantics() -> None:
+    """rtl/README.md, Launch semantics: a START clears DONE, ERROR, CYCLES and every register
+    of 0x24..0xA0 but HW_INFO, CTRL then reads 0x1, the host's registers and HW_INFO are
+    kept; the generated table says so in its column "at START"."""
+    cleared = {r.offset for r in regs.REGISTERS if r.start_value == 0}
+    assert cleared == {0x04} | set(range(0x24, 0xA4, 4)) - {0x8C}
+    assert regs.BY_NAME["CTRL"].start_value == 0x1 == regs.RUNNING
+    kept = {r.name for r in regs.REGISTERS if r.start_value is None}
+    assert kept == {"INSN_COUNT", "INSN_ADDR", "UOP_BASE", "INP_BASE", "WGT_BASE", "ACC_BASE", "OUT_BASE",
+                    "HW_INFO"}
+    section = regs.readme_section()
+    assert "| 0x74 | LOAD_INSN_IDX | R | 0x0 | 0x0 |" in section
+    assert "| 0x8C | HW_INFO | R | build parameters | kept |" in section
+
+
+def test_insn_count_ignores_bits_31_to_28() -> None:
+    field = regs.BY_NAME["INSN_COUNT"].field("high")
+    assert (field.lsb, field.width, IGNORED_COUNT) == (28, 4, 0xF0000000)
+    assert "[31:28] read back as written and ignored" in regs.readme_section()
+
+
+def test_rtl_is_held_to_every_claim() -> None:
+    view = native_view(load_config("small"))
+    assert not view.not_checked and all(view.checks(c) for c in (*SPEC_CLAIMS, *RTL_CLAIMS))
+    assert [name for name, _ in view.held] == [r.name for r in HELD]
+    assert {o for _, o in view.read_only} == {r.offset for r in regs.REGISTERS if r.access == "R"}
+    assert view.spare == regs.FIRST_UNMAPPED and view.reset_value(view.spare) == 0
+    assert view.reset_value(regs.HW_INFO) == regs.BY_NAME["HW_INFO"].reset_value(load_config("small"))
+    assert not view.unchecked("regmap") and not view.unchecked("hostvar")
+    with pytest.raises(KeyError):
+        view.checks("no-such-claim")
+    for flow, claims in FLOW_CLAIMS.items():
+        assert set(claims) <= {*SPEC_CLAIMS, *RTL_CLAIMS}, flow
+
+
+def test_a_sweep_aliases_the_held_offsets_at_every_high_address_bit() -> None:
+    held = [0x08, 0x0C, 0x10]
+    high = [a for a in sweep_offsets(held) if 0x400 <= a < regs.LAST_OFFSET]
+    assert high == [0x408, 0x80C, 0x1010, 0x2008, 0x400C, 0x8010]
+
+
+def test_last_held_follows_the_routing() -> None:
+    """LOAD INP/WGT go to load, STORE to store, everything else (LOAD UOP/ACC, GEMM, FINISH)
+    to compute (rtl/README.md, Queues): each module's last instruction by index."""
+    cfg = load_config("small")
+    lines = ("LOAD INP y_size=1 x_size=1 x_stride=1", "LOAD UOP y_size=1 x_size=1 x_stride=1",
+             "STORE OUT y_size=1 x_size=1 x_stride=1", "LOAD WGT y_size=1 x_size=1 x_stride=1",
+             "GEMM", "FINISH")
+    program = [decode_insn(cfg, parse_line(cfg, text, "t") or 0) for text in lines]
+    assert last_held([*program, None]) == {"load": 3, "store": 2, "compute": 5}

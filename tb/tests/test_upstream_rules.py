@@ -22,7 +22,9 @@ from models.workloads import workload
 from models.workloads.layers import LAYER_NAMES
 from tb.duts.semantics import MODELLED, divergences, first_divergence
 from tb.tests.test_duts import need_netlist
-from tb.uvm.applicable import program_reasons
+from tb.uvm.applicable import job_reasons, program_reasons
+from tb.uvm.claims import RTL_CLAIMS, RTL_ONLY, view
+from tb.uvm.flows import launch_program, sweep_offsets
 from tb.uvm.jobs import Job
 from tb.uvm.rerun import RerunError, saved_dut
 from tb.uvm.scoreboard import count_mismatches
@@ -163,3 +165,42 @@ def test_a_counted_register_is_held_to_the_sum_of_the_model_counters() -> None:
     assert count_mismatches(counts, want, {"ACC_WRITES": 36}) == []
     assert count_mismatches(counts, want, {"ACC_WRITES": 35}) == [
         "ACC_WRITES reads 35, the model predicts 36 (GEMM_UOPS + ALU_UOPS)"]
+
+
+def test_upstreams_register_flows_check_what_its_profile_states() -> None:
+    """The register-map and host-timing flows run on upstream, held to its profile: INSN_COUNT
+    and the twelve pointer words (0x0C..0x38, low word first) hold writes, nothing is read-only
+    once the profile states host.cycles-writable, every other offset of the sweep is unmapped;
+    every claim only rtl/README.md makes, and each a difference denies, is named with its
+    reason. The reset flow stays rtl/'s."""
+    need_netlist()
+    v = view("upstream-chisel", CFG)
+    assert not v.native and v.held[0] == ("INSN_COUNT", 0x08)
+    assert [o for _, o in v.held[1:]] == list(range(0x0C, 0x3C, 4))
+    assert v.held[1:3] == (("INSN_ADDR[31:0]", 0x0C), ("INSN_ADDR[63:32]", 0x10))
+    assert v.read_only == () and sorted(v.names) == list(range(0, 0x40, 4)) and v.spare == 0x40
+    assert v.reset_value(0) is None  # the profile states no reset values
+    unmapped = {a for a in sweep_offsets([o for _, o in v.held]) if a not in v.names}
+    assert unmapped >= set(range(0x40, 0x400, 4))
+    rtl_only = {c: why for c, why in v.not_checked.items() if why == RTL_ONLY}
+    assert rtl_only == dict.fromkeys(RTL_CLAIMS, RTL_ONLY)
+    others = {c: why.split(":")[0] for c, why in v.not_checked.items() if c not in RTL_CLAIMS}
+    assert others == {"byte-strobes": "host.wstrb-ignored", "w-first": "host.aw-before-w",
+                      "cycles-read-only": "host.cycles-writable",
+                      "extra-registers": "the profile states no access, value after reset or launch "
+                                         "behaviour of ACC_WRITES"}
+    assert "w-first" not in v.unchecked("regmap") and "insn-idx" not in v.unchecked("hostvar")
+    assert v.checks("read-write") and v.checks("unmapped") and v.checks("done")
+    for job in (Job("regmap", mode="regmap"), Job("hostvar-s1", mode="host-timing")):
+        assert job_reasons(job, "upstream_chisel", "upstream-chisel") == []
+    [why] = job_reasons(Job("reset-mid-s1-light", mode="reset-mid"), "upstream_chisel", "upstream-chisel")
+    assert why.startswith("rtl/ only: reset checks rtl/'s own register table"), why
+
+
+def test_the_launch_flows_program_for_upstream_avoids_its_differences() -> None:
+    """mixed uses ALU MUL and ACC_8BIT, which upstream does not decode: the launch flows run
+    the first random program the profile allows instead."""
+    need_netlist()
+    assert program_reasons(launch_program(CFG, "vta"), "upstream-chisel")  # mixed: ruled out
+    vector = launch_program(CFG, "upstream-chisel")
+    assert program_reasons(vector, "upstream-chisel") == [] and vector.description.startswith("random")

@@ -1,13 +1,17 @@
 """Register map and launch semantics, back-to-back launches without reset, a reset in
-mid-program, and the register map under every host write timing, in both testbench modes."""
+mid-program, and the register map under every host write timing, in both testbench modes;
+the INSN_COUNT claim failing on the design built with VTA_TEST_BREAK_INSN_COUNT_HIGH."""
 from __future__ import annotations
 
 import pytest
 
+from models.config import load_config
 from tb.uvm.api import explain
+from tb.uvm.flows import launch_program
 from tb.uvm.hostvar import variants
 from tb.uvm.pytest_support import MODES, run, sims
 from tb.uvm.registry import JobRequest, make_jobs
+from tb.uvm.simbuild import DEFINES_VAR
 
 
 @pytest.mark.sim
@@ -30,6 +34,11 @@ def test_register_map_and_launch_flows(sim: str, mode: str) -> None:
         "FETCH_STALL", "LOAD_EXEC", "GEMM_EXEC", "ALU_EXEC", "CLOAD_EXEC", "STORE_EXEC",
     }, results["regmap"]["status_tally"]
     assert results["regmap"]["ignored_start_at"] > 0 and len(results["regmap"]["ignored_starts_during"]) == 2
+    # rtl/ is held to every claim: the relaunch with INSN_COUNT's bits 31:28 set (the register
+    # table: ignored) and ERROR's stickiness, the last step, ran; nothing is left unchecked
+    count = launch_program(load_config("small"), "vta").insn_count
+    assert results["regmap"]["ignored_bits_count"] == 0xF0000000 | count
+    assert results["regmap"]["error_sticky"] is True and "not_checked" not in results["regmap"]
     assert results["reset-mid-s11-bursty"]["reset_after"] > 0
     assert [r["job_spec"]["reset"] for n, r in results.items() if n.startswith("b2b")] == \
         [True, False, False]
@@ -56,3 +65,19 @@ def test_register_map_under_every_host_timing(sim: str, mode: str) -> None:
         assert r["timings"] == timings
         assert set(r["presented"]) == set(timings)
         assert all(n > 0 for n in r["sweeps_while_running"].values()), r["sweeps_while_running"]
+
+
+@pytest.mark.sim
+@sims
+def test_insn_count_claim_fails_on_the_design_that_counts_bits_31_to_28(sim: str, monkeypatch) -> None:
+    """VTA_TEST_BREAK_INSN_COUNT_HIGH (rtl/README.md, test-only defines) is the design before
+    the fix: fetch counts INSN_COUNT's ignored bits. The register-map flow must fail on it,
+    at its first INSN_COUNT check: a START of 0xF0000000 (as INSN_COUNT 0) leaves fetch
+    fetching."""
+    monkeypatch.setenv(DEFINES_VAR, "VTA_TEST_BREAK_INSN_COUNT_HIGH")
+    results = run(sim, make_jobs("regmap", JobRequest(sim, "small", 1)), "fast")
+    failures = results["regmap"]["failures"]
+    assert not results["regmap"]["passed"] and failures[0]["kind"] == "register", failures
+    assert failures[0]["message"].startswith("INSN_COUNT 0xf0000000 must launch nothing, as INSN_COUNT 0 "
+                                             "(bits 31:28 are ignored: rtl/README.md), but 50 cycles "
+                                             "after its START FETCH_STATUS reads 0x1"), failures

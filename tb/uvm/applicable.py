@@ -20,8 +20,11 @@ as rtl/. The rules, by difference (tb/duts/differences.py):
   could find its counter full;
 * ``registers.base_combine: or``: a base shares a bit with an offset added to it, so its OR
   is not the sum (the spec's address);
-* register-map flows and negative tests check rtl/'s own register table, status words and
-  fault hooks (tb/uvm/regs.py), which another design does not have.
+* the reset flow and negative tests check rtl/'s own register table, status words and
+  fault hooks (tb/uvm/regs.py, tb/uvm/faults.py), which another design does not have; the
+  register-map and host-timing flows run, held to the claims the profile's registers
+  section states (tb/uvm/claims.py: each other claim is named in the job's record with the
+  reason, and :func:`dut_report` prints them).
 
 Random programs for the DUT are generated without those forms (models/genlib/restrict.py)
 and then checked here like vectors. Protocol differences leave nothing out: a waived rule
@@ -156,9 +159,12 @@ def excluded_record(job: Job, config: str, reason: str) -> dict[str, Any]:
 def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> list[str]:
     """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's);
     with ``differences`` False only what makes it impossible, not the profile's differences."""
-    if job.mode != "program" or job.fault != "none" or job.deadlock or job.expect_kind:
-        return [f"rtl/ only: {for_mode(job.mode).name} checks rtl/'s own register table, status "
-                f"words or fault hooks (tb/uvm/regs.py), which {spec} does not have"]
+    entry = for_mode(job.mode)
+    if entry.rtl_only or job.fault != "none" or job.deadlock or job.expect_kind:
+        what = entry.rtl_only or "rtl/'s fault hooks and expected failures (tb/uvm/faults.py)"
+        return [f"rtl/ only: {entry.name} checks {what}, which {spec} does not have"]
+    if not entry.program:  # a flow of its own: it checks what the profile states
+        return []
     dut_cfg = load_config(config)
     if job.vector is not None:
         vector = load_vector(job.vector)
@@ -192,11 +198,20 @@ def select(jobs: list[tuple[str, Job]], spec: str,
 
 def dut_report(spec: str, results: list[dict[str, Any]]) -> str:
     """The run's lines about the DUT: each protocol rule its profile waives, with the reason
-    and what the jobs saw ('' for rtl/)."""
+    and what the jobs saw, and the claims of the register-map and host-timing flows that were
+    not checked on it, grouped by reason ('' for rtl/)."""
     if is_native(spec):
         return ""
     p = profile_of(spec)
     lines = []
+    unchecked: dict[str, tuple[list[str], list[str]]] = {}  # reason -> (claims, jobs)
+    for r in results:
+        for claim, reason in r.get("not_checked", {}).items():
+            claims, jobs = unchecked.setdefault(reason, ([], []))
+            claims += [claim] if claim not in claims else []
+            jobs += [r["job"]] if r["job"] not in jobs else []
+    for reason, (claims, jobs) in unchecked.items():
+        lines.append(f"not checked ({p.name}, {', '.join(jobs)}): {', '.join(claims)}. Reason: {reason}")
     for name in WAIVERS:
         diff = next((d for d in p.differences if d.name == name), None)
         if diff is None:

@@ -358,6 +358,20 @@ class LaunchSeq(RegSeq):
         await self.write(self.regs.ctrl, self.regs.start)
 
 
+class WriteRegsSeq(RegSeq):
+    """Write a list of (offset, value, bytes) in order (a write of fewer than 4 bytes at a
+    word offset strobes its low lanes); ``resps`` holds the responses."""
+
+    def __init__(self, name: str, writes: list[tuple[int, int, int]]) -> None:
+        super().__init__(name)
+        self.writes = writes
+        self.resps: list[int] = []
+
+    async def body(self) -> None:
+        for addr, value, nbytes in self.writes:
+            self.resps.append((await self.write(addr, value, nbytes)).resp)
+
+
 class ReadRegsSeq(RegSeq):
     """Read a list of registers; ``values`` maps offset -> (data, resp)."""
 

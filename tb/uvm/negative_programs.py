@@ -3,7 +3,9 @@
 The deadlock program feeds the watchdog's negative test: a STORE pops a C2S token that
 no instruction pushes, and FINISH waits for the S2C token that STORE would push, so a
 correct RTL hangs with store waiting for C2S and compute (on FINISH) waiting for S2C.
-The empty program feeds the scoreboard's "compared zero bytes" negative test.
+The empty program feeds the scoreboard's "compared zero bytes" negative test. The
+tokens-left program feeds the register-map flow's check that an accepted START empties
+the token counters (tb/uvm/flows.py: StartClearsVseq).
 """
 from __future__ import annotations
 
@@ -44,3 +46,43 @@ def empty_vector(cfg: VtaConfig) -> Vector:
 
 def write_empty_vector(cfg: VtaConfig, directory: Path) -> Path:
     return save_vector(empty_vector(cfg), directory)
+
+
+def tokens_left_vector(cfg: VtaConfig) -> Vector:
+    """One token pushed into each of the four counters and never popped, then FINISH: at DONE
+    (and once the store's push is in) L2C, C2L, C2S and S2C hold one token each, which only
+    a program that is not well-formed (token-imbalance) can leave; every instruction moves
+    no data (sizes 0, no micro-ops), so nothing else is left behind."""
+    empty = {"sram_base": 0, "dram_base": 0, "y_size": 0, "x_size": 0, "x_stride": 0}
+    insns: list[dict[str, int]] = [
+        {"opcode": Opcode.LOAD, "memory_type": MemType.INP, "push_next_dep": 1, **empty},
+        {"opcode": Opcode.GEMM, "push_prev_dep": 1, "push_next_dep": 1},
+        {"opcode": Opcode.STORE, "memory_type": MemType.OUT, "push_prev_dep": 1, **empty},
+        {"opcode": Opcode.FINISH},
+    ]
+    return Vector(cfg, INSN_ADDR, len(insns), [Image(INSN_ADDR, insns_to_bytes(cfg, insns), "insn.bin")],
+                  [], description="a token left in each counter at DONE (token-imbalance on purpose)")
+
+
+#: OUT elements the fresh-buffers program stores.
+FRESH_ELEMENTS = 16
+
+
+def fresh_buffers_vector(cfg: VtaConfig) -> Vector:
+    """Reads of buffers this program never writes: a GEMM of one micro-op (UOP entry 0) that
+    accumulates INP[0] x WGT[0] into ACC[0], then a STORE of OUT entries 0..15 over DRAM
+    holding 0xFF. On fresh buffers (everything reads as zero until written) the GEMM writes
+    0 and every stored byte is 0; buffers keeping a previous program's data store its bytes.
+    The checker calls each such read uninitialized: the point of the program."""
+    n = min(FRESH_ELEMENTS, cfg.acc_depth)
+    loop = {"uop_bgn": 0, "uop_end": 1, "iter_out": 1, "iter_in": 1}
+    insns: list[dict[str, int]] = [
+        {"opcode": Opcode.GEMM, "push_next_dep": 1, **loop},
+        {"opcode": Opcode.STORE, "memory_type": MemType.OUT, "pop_prev_dep": 1, "push_prev_dep": 1,
+         "sram_base": 0, "dram_base": 0, "y_size": 1, "x_size": n, "x_stride": n},
+        {"opcode": Opcode.FINISH, "pop_next_dep": 1},
+    ]
+    init = [Image(INSN_ADDR, insns_to_bytes(cfg, insns), "insn.bin"),
+            Image(OUT_BASE, b"\xff" * n * cfg.out_bytes, "out.bin")]
+    return Vector(cfg, INSN_ADDR, len(insns), init, None, {"out": OUT_BASE},
+                  "fresh buffers: a GEMM and a STORE of entries this program never writes")

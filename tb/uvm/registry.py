@@ -60,6 +60,9 @@ class Entry:
     jobs: str = ""  # "module:function" making its jobs from a JobRequest ("": one job)
     program: bool = True  # its jobs name a program: a vector, or a random one from the seed
     doc: str = ""
+    #: what only rtl/ has that the test checks, so a foreign DUT cannot run it ("": any DUT
+    #: runs it, held to what its profile states: tb/uvm/applicable.py, tb/uvm/claims.py)
+    rtl_only: str = ""
 
     def make_jobs(self, request: JobRequest) -> list[tuple[str, "Job"]]:
         """The test's jobs as (configuration, Job) pairs."""
@@ -89,7 +92,8 @@ ENTRIES: tuple[Entry, ...] = (
           doc="the register map, any WSTRB, back-to-back writes and a launch read during its run, "
               "under every host write timing"),
     Entry("reset", "reset-mid", "tb.uvm.flows:ResetMidVseq", ("reset-mid",), "flow",
-          "tb/tests/test_uvm_flows.py", doc="a random program reset in mid-program, then a clean rerun"),
+          "tb/tests/test_uvm_flows.py", doc="a random program reset in mid-program, then a clean rerun",
+          rtl_only="rtl/'s own register table after a reset and its token counters (tb/uvm/regs.py)"),
     Entry("back2back", "program", PROGRAM_SEQUENCE, ("b2b",), "flow", "tb/tests/test_uvm_flows.py",
           jobs="tb.uvm.run:back2back_jobs", doc="three programs launched one after the other without reset"),
     *(Entry(name, "program", PROGRAM_SEQUENCE, (name,), "flow", "tb/tests/test_rtl_flows.py",

@@ -66,11 +66,14 @@ class Register:
     """One 32-bit register at a byte offset of the AXI4-Lite control port.
 
     ``access`` is "R/W" (a write is stored, byte strobes apply; with ``write_fields`` a write
-    is a command instead, acting through those bits, and reads show ``fields``) or "R" (writes
-    are ignored). ``kind``: "host" (spec section 5), "counter" (cleared by an accepted START,
-    read after DONE into each result record), "status" (the live state the watchdog decodes)
+    is a command instead, acting through those bits and ignoring every other bit, and reads
+    show ``fields``) or "R" (writes are ignored). ``kind``: "host" (spec section 5), "counter"
+    (read after DONE into each result record), "status" (the live state the watchdog decodes)
     or "info" (build parameters). ``progress``: the counter moves whenever the DUT makes
-    progress (the watchdog's stall window).
+    progress (the watchdog's stall window). ``ignored``: bits of an R/W register that read
+    back as written but that the design does not act on. ``at_start``: what an accepted START
+    does to the register: "kept", "cleared" (it reads 0 until the new program moves it), or
+    the name of the one read field it sets (the rest cleared).
     """
 
     offset: int
@@ -81,6 +84,8 @@ class Register:
     fields: tuple[Field, ...] = ()
     write_fields: tuple[Field, ...] = ()
     progress: bool = False
+    ignored: tuple[Field, ...] = ()
+    at_start: str = "kept"
 
     @property
     def holds_writes(self) -> bool:
@@ -93,10 +98,18 @@ class Register:
                    for f in self.fields)
 
     def field(self, name: str) -> Field:
-        for f in (*self.fields, *self.write_fields):
+        for f in (*self.fields, *self.write_fields, *self.ignored):
             if f.name == name:
                 return f
         raise KeyError(f"{self.name} has no field {name!r}")
+
+    @property
+    def start_value(self) -> int | None:
+        """What the register reads right after an accepted START that runs nothing
+        (INSN_COUNT 0), None for a register the START keeps."""
+        if self.at_start == "kept":
+            return None
+        return 0 if self.at_start == "cleared" else self.field(self.at_start).mask
 
 
 MODULES = ("load", "compute", "store")
@@ -116,7 +129,7 @@ def _module_status(waits: tuple[Field, ...], extra: tuple[Field, ...] = ()) -> t
 
 
 def _count(name: str, offset: int, meaning: str, progress: bool = False) -> Register:
-    return Register(offset, name, "R", "counter", meaning, progress=progress)
+    return Register(offset, name, "R", "counter", meaning, progress=progress, at_start="cleared")
 
 
 _EXEC = "cycles compute executes {} (after its pops, before its pushes)"
@@ -130,10 +143,13 @@ REGISTERS: tuple[Register, ...] = (
                      Field("ERROR", 2, meaning="ERROR: an AXI response since the launch was not "
                            "OKAY (see AXI error responses)")),
              write_fields=(Field("START", 0, meaning="START: launch, accepted only while quiescent "
-                                 "(see Launch semantics)"),)),
-    Register(0x04, "CYCLES", "R", "host", "clock cycles from launch to DONE (stops at DONE)"),
-    Register(0x08, "INSN_COUNT", "R/W", "host",
-             "instructions to fetch (bits 31:28 ignored: 16*count must fit 32 bits)"),
+                                 "(see Launch semantics)"),),
+             at_start="RUNNING"),
+    Register(0x04, "CYCLES", "R", "host", "clock cycles from launch to DONE (stops at DONE)",
+             at_start="cleared"),
+    Register(0x08, "INSN_COUNT", "R/W", "host", "instructions to fetch",
+             ignored=(Field("high", 28, 4, "read back as written and ignored: a count with them "
+                            "set behaves exactly as its low 28 bits (16*count must fit 32 bits)"),)),
     Register(0x0C, "INSN_ADDR", "R/W", "host", "byte address of the first instruction (any alignment)"),
     *(Register(0x10 + 4 * n, f"{base}_BASE", "R/W", "host",
                f"byte base added to DRAM addresses of memory type {base}"
@@ -153,7 +169,7 @@ REGISTERS: tuple[Register, ...] = (
            "next one)", progress=True),
     *(_count(f"{m.upper()}_INSNS", 0x58 + 4 * n, f"instructions the {m} module completed "
              f"(tokens pushed)", progress=True) for n, m in enumerate(MODULES)),
-    Register(0x64, "FETCH_STATUS", "R", "status", "fetch unit",
+    Register(0x64, "FETCH_STATUS", "R", "status", "fetch unit", at_start="cleared",
              fields=(Field("fetching", 0, meaning="fetching"),
                      Field("blocked", 1, meaning="blocked by a full command queue"),
                      Field("pending", 2, meaning="burst requests pending"),
@@ -164,30 +180,31 @@ REGISTERS: tuple[Register, ...] = (
         Field("pop_next", 11, waits_for="a C2L token"),
         Field("push_next", 13, waits_for="room in the L2C token queue"),
         Field("executing", 14, meaning=_EXECUTING,
-              waits_for="its LOAD to finish (bus)")))),
+              waits_for="its LOAD to finish (bus)"))), at_start="cleared"),
     Register(0x6C, "COMPUTE_STATUS", "R", "status", "compute module", fields=_module_status((
         Field("pop_prev", 10, waits_for="an L2C token"),
         Field("pop_next", 11, waits_for="an S2C token"),
         Field("push_prev", 12, waits_for="room in the C2L token queue"),
         Field("push_next", 13, waits_for="room in the C2S token queue"),
         Field("executing", 14, meaning=_EXECUTING,
-              waits_for="its instruction to finish executing")))),
+              waits_for="its instruction to finish executing"))), at_start="cleared"),
     Register(0x70, "STORE_STATUS", "R", "status", "store module", fields=_module_status((
         Field("pop_prev", 10, waits_for="a C2S token"),
         Field("push_prev", 12, waits_for="room in the S2C token queue"),
         Field("executing", 14, meaning=_EXECUTING,
               waits_for="its STORE to finish (bus)"),
         Field("responses", 15, waits_for="write responses (B channel)")),
-        (Field("bursts", 16, 8, "write bursts awaiting a response"),))),
+        (Field("bursts", 16, 8, "write bursts awaiting a response"),)), at_start="cleared"),
     *(Register(0x74 + 4 * n, f"{m.upper()}_INSN_IDX", "R", "status",
-               f"program index (0-based) of the instruction the {m} module holds or last held")
+               f"program index (0-based) of the instruction the {m} module holds or last held "
+               f"since the launch", at_start="cleared")
       for n, m in enumerate(MODULES)),
-    Register(0x80, "TOKENS", "R", "status", "dependency-token counts",
+    Register(0x80, "TOKENS", "R", "status", "dependency-token counts", at_start="cleared",
              fields=tuple(Field(q, 8 * n, 8, q) for n, q in enumerate(TOKEN_QUEUES))),
-    Register(0x84, "QUEUES", "R", "status", "command-queue occupancy",
+    Register(0x84, "QUEUES", "R", "status", "command-queue occupancy", at_start="cleared",
              fields=tuple(Field(m, 8 * n, 8, m) for n, m in enumerate(MODULES))),
     Register(0x88, "AXI_STATUS", "R", "status", "memory port; error bits sticky until the next launch",
-             fields=(Field("reads", 0, 8, "read bursts in flight"),
+             at_start="cleared", fields=(Field("reads", 0, 8, "read bursts in flight"),
                      Field("writes", 8, 8, "write bursts awaiting B"),
                      Field("write_error", 30, meaning="a B response was not OKAY"),
                      Field("read_error", 31, meaning="an R beat was not OKAY"))),
@@ -248,7 +265,13 @@ def _meaning(r: Register) -> str:
         parts.append("read: " + ", ".join(f.describe() for f in r.fields))
     elif r.fields:
         parts.append(", ".join(f.describe() for f in r.fields))
+    parts += [f.describe() for f in r.ignored]
     return "; ".join(parts)
+
+
+def _at_start(r: Register) -> str:
+    value = r.start_value
+    return "kept" if value is None else f"0x{value:X}"
 
 
 def _reset(r: Register) -> str:
@@ -259,12 +282,16 @@ def _reset(r: Register) -> str:
 
 def readme_table() -> str:
     """The register map as the Markdown section between rtl/README.md's markers."""
-    lines = ["| offset | name | access | after reset | meaning |", "|---|---|---|---|---|"]
-    lines += [f"| 0x{r.offset:02X} | {r.name} | {r.access} | {_reset(r)} | {_meaning(r)} |"
+    lines = ["| offset | name | access | after reset | at START | meaning |", "|---|---|---|---|---|---|"]
+    lines += [f"| 0x{r.offset:02X} | {r.name} | {r.access} | {_reset(r)} | {_at_start(r)} | {_meaning(r)} |"
               for r in REGISTERS]
     lines += ["", f"Offsets 0x{FIRST_UNMAPPED:02X} to 0x{LAST_OFFSET:X} are unmapped: they read 0 and "
-              "ignore writes. Every response is OKAY; byte strobes apply to every R/W register. "
-              "This section is generated from the table in `tb/uvm/regs.py` (`python -m tb.uvm.regs "
+              "ignore writes. Every response is OKAY; byte strobes apply to every R/W register; "
+              "a write to a read-only register, or a CTRL write's bits other than START, changes "
+              "nothing. \"at START\": what the register reads right after an accepted START (see "
+              "Launch semantics): \"kept\" if the START does not change it, else the value it "
+              "is cleared to (counters then count the new program). This section is generated "
+              "from the table in `tb/uvm/regs.py` (`python -m tb.uvm.regs "
               "--write-readme`), against which the testbench's register-map flow checks the RTL "
               "at every word offset."]
     return "\n".join(lines)
