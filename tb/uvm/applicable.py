@@ -44,6 +44,7 @@ from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
 from tb.duts.semantics import MODELLED, divergences
 from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, profile_of
+from tb.uvm.faults import fault
 from tb.uvm.jobs import Job
 from tb.uvm.registry import for_mode
 
@@ -160,9 +161,12 @@ def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> l
     """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's);
     with ``differences`` False only what makes it impossible, not the profile's differences."""
     entry = for_mode(job.mode)
-    if entry.rtl_only or job.fault != "none" or job.deadlock or job.expect_kind:
+    if entry.rtl_only or fault(job.fault).expect or job.deadlock or job.expect_kind:
         what = entry.rtl_only or "rtl/'s fault hooks and expected failures (tb/uvm/faults.py)"
         return [f"rtl/ only: {entry.name} checks {what}, which {spec} does not have"]
+    if job.accept:
+        return [f"rtl/ only: {job.name}'s program breaks {', '.join(job.accept)} on purpose, to "
+                f"check what rtl/README.md documents for it; {spec}'s profile states nothing of it"]
     if not entry.program:  # a flow of its own: it checks what the profile states
         return []
     dut_cfg = load_config(config)

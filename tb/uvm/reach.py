@@ -69,6 +69,12 @@ def _b_bound(seen: dict[str, Any], cfg: VtaConfig, mode: str) -> list[str]:
          f"design's bound {WR_OUTSTANDING}"]
 
 
+#: Why a foreign DUT's run judges no reach (the run's report prints it, tb/uvm/applicable.py).
+REACH_UNSEEN = ("the ordering and liveness checkers whose records show it are bound to rtl/'s own "
+                "queues, counters and arbiter; the flow's program ran, held to every port-level "
+                "check and the scoreboard")
+
+
 REACH: dict[str, Callable[[dict[str, Any], VtaConfig, str], list[str]]] = {
     "capacity": _capacity,
     "push-pop": _push_pop,

@@ -284,9 +284,11 @@ def choose_jobs(args: argparse.Namespace) -> tuple[list[tuple[str, Job]], list[d
 
 
 def tests_jobs(args: argparse.Namespace) -> list[tuple[str, Job]]:
-    """The jobs of --test (those of registry.DEFAULT without it, or with "all")."""
+    """The jobs of --test (those of registry.DEFAULT without it, or with "all"); a foreign
+    DUT's on its profile's configuration, so that the flows build their programs for it."""
     tests = [args.test] if args.test and args.test != "all" else DEFAULT
-    request = JobRequest(args.sim, args.config, args.seed, args.count, args.profile)
+    config = args.config or (None if is_native(args.dut) else profile_of(args.dut).config_name)
+    request = JobRequest(args.sim, config, args.seed, args.count, args.profile)
     return [pair for test in tests for pair in make_jobs(test, request)]
 
 
