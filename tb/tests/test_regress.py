@@ -1,5 +1,6 @@
-"""`make regress` on Dask (tb/regress): every program once when a worker process is killed,
-resume of an interrupted run, the report, and one-line errors.
+"""`make regress` on Dask (tb/regress): README's remote-worker commands as written, every
+program once when a worker process is killed, resume of an interrupted run, the report, and
+one-line errors.
 
 The reference is the same regression run in one process (``--inline``); runs on a cluster
 must give the same per-program rows (seed, configuration, profile, verdict, cycles; not
@@ -8,23 +9,31 @@ wall time, nor ``sim cycles``, which count the simulator's start-up).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 from distributed import Client
 
-from tb.regress.localhost import localhost_cluster
+from tb.regress.localhost import START_TIMEOUT, LocalhostCluster, localhost_cluster
 from tb.runner import ROOT
 
 SEED, COUNT = 71000, 6
 COMMON = ["--sim", "icarus", "--mode", "fast", "--seed", str(SEED), "--count", str(COUNT),
           "--config", "small"]
 Row = tuple[int, str, str, bool, str, int]
+#: Programs of README's remote-worker `make regress` (seed 1: one chunk of configuration small).
+RECIPE_COUNT = 1
+DASK = str(ROOT / ".venv" / "bin" / "dask")
 
 
 def regress(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -137,3 +146,105 @@ def test_resume_with_other_parameters_is_a_one_line_error(reference: Path) -> No
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     one_line_error(proc, f"error: --resume {reference}: that run has other parameters: count=6 "
                          f"(this run: 5)")
+
+
+def recipe() -> list[str]:
+    """The commands of README's "Remote workers" block (scheduler, workers, regression)."""
+    bullet = (ROOT / "README.md").read_text().split("- **Remote workers.**", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", bullet, re.S)
+    assert block, "README's Remote workers bullet has no sh block"
+    lines = [line.split("  #", 1)[0].strip() for line in block.group(1).splitlines() if line.strip()]
+    assert len(lines) == 3, lines
+    return lines
+
+
+def fill(line: str, values: dict[str, str]) -> str:
+    """A README command with its placeholders replaced; each must be in it (else the README
+    and this test drifted apart)."""
+    for old, new in values.items():
+        assert old in line, f"README's command {line!r} lost {old!r}"
+        line = line.replace(old, new)
+    return line
+
+
+def user_env() -> dict[str, str]:
+    """The environment a user types README's commands in: no PYTHONPATH, no make state."""
+    drop = ("PYTHONPATH", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def shell(line: str, cwd: Path, log: Path) -> subprocess.Popen[bytes]:
+    """A command line run by sh in ``cwd``, in its own process group (LocalhostCluster.close)."""
+    with log.open("wb") as out:
+        return subprocess.Popen(["sh", "-c", line], cwd=cwd, env=user_env(), stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def recipe_scheduler(work: Path) -> Iterator[LocalhostCluster]:
+    """README's scheduler command on a free port, run from a directory outside the checkout
+    without PYTHONPATH (it needs no code of the suite); it and every worker added to the
+    cluster are ended on exit."""
+    outside = work / "elsewhere"
+    outside.mkdir()
+    line = fill(recipe()[0], {".venv/bin/dask": DASK, "--port 8786": f"--port {free_port()}"})
+    log = work / "scheduler.log"
+    cluster = LocalhostCluster("", shell(line, outside, log))
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not (printed := re.search(r"Scheduler at:\s+(tcp://\S+)", log.read_text())):
+            assert cluster.scheduler.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        cluster.address = printed.group(1)
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def wait_for_workers(cluster: LocalhostCluster, count: int) -> None:
+    with Client(cluster.address, timeout=START_TIMEOUT) as client:
+        client.wait_for_workers(count, timeout=START_TIMEOUT)
+
+
+@pytest.mark.sim
+def test_readme_remote_workers_recipe(tmp_path: Path) -> None:
+    """README's three commands as written: the scheduler outside the checkout, two workers
+    from its root with PYTHONPATH=$PWD, `make regress` on them (COUNT small): every program
+    passes, on those workers, into the JUnit file."""
+    _, workers, regress_line = recipe()
+    with recipe_scheduler(tmp_path) as cluster:
+        host = {"tcp://HOST:8786": cluster.address}
+        cluster.workers["readme"] = shell(fill(workers, host), ROOT, tmp_path / "workers.log")
+        wait_for_workers(cluster, 2)
+        line = fill(regress_line, {**host, "COUNT=1000": f"COUNT={RECIPE_COUNT}"})
+        proc = subprocess.run(["sh", "-c", line], cwd=ROOT, env=user_env(), capture_output=True, text=True,
+                              timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert f"regression: {RECIPE_COUNT} passed, 0 failed of {RECIPE_COUNT} programs" in proc.stdout
+    results = re.search(r"; results: (\S+)$", proc.stdout, re.M)
+    assert results, proc.stdout
+    ran_on = {e["worker"] for e in entries(Path(results.group(1)).parent)}
+    assert ran_on <= {f"{socket.gethostname()}-{n}" for n in range(2)} and ran_on, ran_on
+    suite = ElementTree.parse(ROOT / "build" / "regress-icarus.xml").getroot()
+    assert suite.get("tests") == str(RECIPE_COUNT) and suite.get("failures") == "0"
+
+
+def test_a_worker_that_cannot_import_the_suite_is_a_one_line_error(tmp_path: Path) -> None:
+    """README's worker command without PYTHONPATH=$PWD, run outside the checkout, joins
+    README's scheduler: the run ends at the first chunk with one line naming the worker and
+    the fix."""
+    with recipe_scheduler(tmp_path) as cluster:
+        line = fill(recipe()[1], {"PYTHONPATH=$PWD .venv/bin/dask": DASK, "tcp://HOST:8786": cluster.address})
+        cluster.workers["elsewhere"] = shell(line, tmp_path / "elsewhere", tmp_path / "workers.log")
+        wait_for_workers(cluster, 2)
+        proc = regress("--scheduler", cluster.address, "--run-dir", tmp_path / "run")
+    one_line_error(proc, "error: worker ")
+    assert re.fullmatch(rf"error: worker {re.escape(socket.gethostname())}-[01] at tcp://\S+: cannot import "
+                        rf"the suite's modules \(No module named 'tb'\): start it from the checkout's root "
+                        rf"with PYTHONPATH=\$PWD\n", proc.stderr), proc.stderr
