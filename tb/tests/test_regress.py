@@ -34,11 +34,27 @@ Row = tuple[int, str, str, bool, str, int]
 #: Programs of README's remote-worker `make regress` (seed 1: one chunk of configuration small).
 RECIPE_COUNT = 1
 DASK = str(ROOT / ".venv" / "bin" / "dask")
+#: sitecustomize.py that makes the generator refuse one seed as it refuses a program its
+#: checker rejects (models/gen.py: GenError), which no shipped configuration makes it do;
+#: every Python process of a run with it on PYTHONPATH imports it, the simulator's too.
+REFUSE = """import models.gen
+
+real = models.gen.generate
 
 
-def regress(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def generate(seed, cfg, *args, **kwargs):
+    if seed == {seed}:
+        raise models.gen.GenError({message!r})
+    return real(seed, cfg, *args, **kwargs)
+
+
+models.gen.generate = generate
+"""
+
+
+def regress(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tb.regress", *COMMON, *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env=env)
 
 
 def entries(run_dir: Path) -> list[dict]:
@@ -118,6 +134,29 @@ def test_resume_runs_only_the_missing_chunks(reference: Path, tmp_path: Path) ->
     assert len(ran) == 2 and kept not in ran, proc.stdout
     assert f"regression: {COUNT} passed, 0 failed of {COUNT} programs" in proc.stdout
     assert rows(run_dir) == rows(reference)
+
+
+@pytest.mark.sim
+def test_a_program_the_generator_refuses_is_its_own_failed_row(tmp_path: Path) -> None:
+    """The generator refuses the second of three programs: that program alone fails, as a
+    FAIL (model) row whose reason is one line (the table, the failure list, the JUnit
+    message), counted in the totals and the JUnit file; the third still runs and passes."""
+    refused = SEED + 1
+    reason = f"GenError: seed {refused}: the checker rejected 4 attempt(s):"
+    message = reason.removeprefix("GenError: ") + "\nattempt 0: forced finding"
+    (tmp_path / "sitecustomize.py").write_text(REFUSE.format(seed=refused, message=message))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join((str(tmp_path), str(ROOT))),
+               VTA_FAILURES_DIR=str(tmp_path / "failures"))
+    junit = tmp_path / "regress.xml"
+    proc = regress("--inline", "--count", "3", "--run-dir", tmp_path / "run", "--junit", junit, env=env)
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "regression: 2 passed, 1 failed of 3 programs" in proc.stdout
+    for seed, result in ((SEED, "PASS"), (refused, r"FAIL \(model\)"), (SEED + 2, "PASS")):
+        assert re.search(rf"^icarus +random-s{seed}-\S+ +small .* {result} ", proc.stdout, re.M), proc.stdout
+    assert f"\nFAILED icarus random-s{refused}-" in proc.stdout and f": [model] {reason}\n" in proc.stdout
+    suite = ElementTree.parse(junit).getroot()
+    assert suite.get("tests") == "3" and suite.get("failures") == "1"
+    assert [f.get("message") for f in suite.iter("failure")] == [f"[model] {reason}"]
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str], text: str) -> None:
