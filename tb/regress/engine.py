@@ -14,7 +14,8 @@ The scheduler needs none of the suite's code: a chunk travels as bytes only a wo
 unpickles (tb/regress/remote.py). A worker must run the same sources as the client: each
 chunk carries the client's digest of rtl/, models/ and tb/ and a worker with another
 checkout refuses it (a stale remote checkout would otherwise report results of another
-design); a worker that cannot import the suite at all says so. Both are one-line errors.
+design); a worker that cannot import the suite, or lacks a name the chunk uses, says so
+before that. All are one-line errors.
 """
 from __future__ import annotations
 
@@ -178,7 +179,7 @@ def cluster(workers: int, scheduler: str | None, timeout: float = 10.0) -> Itera
 def run_dask(client: Client, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
     """Submit every chunk and yield results as they finish; a chunk no worker survived
     yields failure records. Any other error cancels the rest and is raised (a worker that
-    cannot import the suite as an EngineError)."""
+    cannot load the chunk as an EngineError)."""
     token = uuid.uuid4().hex[:8]
     futures = {client.submit(*remote.task(run_on_worker, c, source_digest()), key=f"vta-{c.id}-{token}",
                              pure=False): c

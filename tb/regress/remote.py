@@ -6,8 +6,9 @@ the scheduler README starts anywhere (a Dask environment, none of the suite's co
 the run with a traceback. A task made by :func:`task` is ``pickle.loads(payload)``: the
 scheduler holds a standard-library function and bytes. On a worker, unpickling the payload
 calls :func:`call`, sent by value (this module imports nothing of the suite), which
-unpickles the real function and arguments, importing the suite there, and runs them; a
-worker that cannot import the suite raises one ImportError naming itself and the fix.
+unpickles the real function and arguments, importing the suite there, and runs them. A
+worker that cannot import the suite, or whose checkout lacks a name the task uses (an older
+commit), raises one ImportError naming itself and the fix.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from typing import Any
 import cloudpickle
 from distributed import get_worker
 
-FIX = "start it from the checkout's root with PYTHONPATH=$PWD"
+NO_SUITE = "start it from the checkout's root with PYTHONPATH=$PWD"
+OTHER_SOURCES = "check out the same commit there"
 
 
 class _CallOnLoad:
@@ -42,10 +44,17 @@ def call(inner: bytes) -> Any:
     try:
         func, args = pickle.loads(inner)
     except ImportError as exc:
-        worker = get_worker()
-        raise ImportError(f"worker {worker.name} at {worker.address}: cannot import the suite's "
-                          f"modules ({exc}): {FIX}") from None
+        raise refusal(f"cannot import the suite's modules ({exc}): {NO_SUITE}") from None
+    except AttributeError as exc:  # pickle's "Can't get attribute": a name this checkout lacks
+        raise refusal(f"runs other sources than the client ({exc}): {OTHER_SOURCES}") from None
     return func(*args)
+
+
+def refusal(why: str) -> ImportError:
+    """The one-line error of this worker; ImportError, a builtin the client unpickles, which
+    tb/regress/engine.py turns into its EngineError."""
+    worker = get_worker()
+    return ImportError(f"worker {worker.name} at {worker.address}: {why}")
 
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

@@ -287,3 +287,24 @@ def test_a_worker_that_cannot_import_the_suite_is_a_one_line_error(tmp_path: Pat
     assert re.fullmatch(rf"error: worker {re.escape(socket.gethostname())}-[01] at tcp://\S+: cannot import "
                         rf"the suite's modules \(No module named 'tb'\): start it from the checkout's root "
                         rf"with PYTHONPATH=\$PWD\n", proc.stderr), proc.stderr
+
+
+def test_a_worker_of_an_older_commit_is_a_one_line_error(tmp_path: Path) -> None:
+    """README's worker command in a copy of the checkout whose engine lacks the task's
+    function (an older commit): the run ends with one line naming the worker and the fix,
+    before the chunk's source digest could be compared."""
+    old = tmp_path / "older"
+    for top in ("rtl", "models", "tb"):
+        shutil.copytree(ROOT / top, old / top, ignore=shutil.ignore_patterns("__pycache__"))
+    engine = old / "tb" / "regress" / "engine.py"
+    engine.write_text(fill(engine.read_text(), {"def run_on_worker(": "def run_chunk_on_worker("}))
+    with recipe_scheduler(tmp_path) as cluster:
+        line = fill(recipe()[1], {".venv/bin/dask": DASK, "tcp://HOST:8786": cluster.address})
+        cluster.workers["older"] = shell(line, old, tmp_path / "workers.log")
+        wait_for_workers(cluster, 2)
+        proc = regress("--scheduler", cluster.address, "--run-dir", tmp_path / "run")
+    one_line_error(proc, "error: worker ")
+    assert re.fullmatch(rf"error: worker {re.escape(socket.gethostname())}-[01] at tcp://\S+: runs other "
+                        rf"sources than the client \(Can't get attribute 'run_on_worker' on <module "
+                        rf"'tb.regress.engine' from '{re.escape(str(engine))}'>\): check out the same commit "
+                        rf"there\n", proc.stderr), proc.stderr
