@@ -6,13 +6,16 @@ joined a scheduler (``--scheduler tcp://host:8786``), hands results back as they
 (``as_completed``), and runs a lost worker's chunks again elsewhere by itself.
 
 Each worker process builds into its own directories (``VTA_BUILD_SUFFIX`` from its name, set
-by :class:`WorkerSetup` when it joins), so two workers never share a build while one worker
-reuses its build of a configuration for every chunk of it. A chunk runs in one simulator
-process through ``tb.uvm.run.run_plan``, the same path as ``python -m tb.uvm.run``.
+by :func:`setup_worker` at its first chunk), so two workers never share a build while one
+worker reuses its build of a configuration for every chunk of it. A chunk runs in one
+simulator process through ``tb.uvm.run.run_plan``, the same path as ``python -m tb.uvm.run``.
 
-A worker must run the same sources as the client: each chunk carries the client's digest of
-rtl/, models/ and tb/ and a worker with another checkout refuses it (a stale remote
-checkout would otherwise report results of another design).
+The scheduler needs none of the suite's code: a chunk travels as bytes only a worker
+unpickles (tb/regress/remote.py). A worker must run the same sources as the client: each
+chunk carries the client's digest of rtl/, models/ and tb/ and a worker with another
+checkout refuses it (a stale remote checkout would otherwise report results of another
+design); a worker that cannot import the suite, or lacks a name the chunk uses, says so
+before that. All are one-line errors.
 """
 from __future__ import annotations
 
@@ -30,10 +33,11 @@ from functools import cache
 from pathlib import Path
 
 import dask
-from distributed import Client, KilledWorker, LocalCluster, Worker, WorkerPlugin, as_completed, get_worker
+from distributed import Client, KilledWorker, LocalCluster, as_completed, get_worker
 
 from tb.cov import data as cov_data
 from tb.cov.coverage_switch import ENV_VAR as COVERAGE_VAR
+from tb.regress import remote
 from tb.regress.plan import Chunk
 from tb.runner import ROOT
 from tb.uvm.run import prepare_env, run_plan
@@ -88,8 +92,25 @@ def worker_name() -> str:
         return "local"
 
 
+@cache
+def setup_worker(name: str) -> None:
+    """Once per worker process, at its first chunk: its own build directories, the simulator
+    environment. Not a WorkerPlugin: unpickling one imports the suite as the worker joins, and
+    a worker that cannot fails to start (a traceback in its own log) instead of refusing its
+    first chunk in one line (tb/regress/remote.py)."""
+    os.environ[BUILD_SUFFIX_VAR] = build_suffix(name)
+    os.environ["PYTHONHASHSEED"] = "0"  # simulator processes hash as they do under make
+    prepare_env()
+
+
+def run_on_worker(chunk: Chunk, source: str) -> ChunkResult:
+    """The Dask task: the worker process's set-up, then the chunk."""
+    setup_worker(worker_name())
+    return run_chunk(chunk, source)
+
+
 def run_chunk(chunk: Chunk, source: str) -> ChunkResult:
-    """The task: one chunk in one simulator process (runs on a worker, or inline)."""
+    """One chunk in one simulator process (on a worker, or inline)."""
     if source != source_digest():
         raise EngineError(f"worker {worker_name()} at {ROOT} runs other sources than the client "
                           f"(check out the same commit there)")
@@ -131,19 +152,10 @@ def lost(chunk: Chunk) -> ChunkResult:
                                             mode=chunk.mode) for job in chunk.jobs], 0.0, lost=True)
 
 
-class WorkerSetup(WorkerPlugin):
-    """Per worker process, once: its own build directories, the simulator environment."""
-
-    def setup(self, worker: Worker) -> None:
-        os.environ[BUILD_SUFFIX_VAR] = build_suffix(worker.name)
-        os.environ["PYTHONHASHSEED"] = "0"  # simulator processes hash as they do under make
-        prepare_env()
-
-
 @contextmanager
 def cluster(workers: int, scheduler: str | None, timeout: float = 10.0) -> Iterator[Client]:
     """A Dask client: on a new LocalCluster of ``workers`` single-threaded processes, or on
-    the scheduler at ``scheduler``; every worker (also later ones) gets its set-up."""
+    the scheduler at ``scheduler``."""
     if scheduler:
         try:
             client = Client(scheduler, timeout=timeout)
@@ -157,7 +169,6 @@ def cluster(workers: int, scheduler: str | None, timeout: float = 10.0) -> Itera
                                  dashboard_address=None, silence_logs=logging.ERROR)
         client = Client(local)
     try:
-        client.register_plugin(WorkerSetup(), name="vta-regress-setup")
         yield client
     finally:
         client.close()
@@ -167,16 +178,21 @@ def cluster(workers: int, scheduler: str | None, timeout: float = 10.0) -> Itera
 
 def run_dask(client: Client, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
     """Submit every chunk and yield results as they finish; a chunk no worker survived
-    yields failure records. Any other error cancels the rest and is raised."""
+    yields failure records. Any other error cancels the rest and is raised (a worker that
+    cannot load the chunk as an EngineError)."""
     token = uuid.uuid4().hex[:8]
-    futures = {client.submit(run_chunk, c, source_digest(), key=f"vta-{c.id}-{token}", pure=False): c
+    futures = {client.submit(*remote.task(run_on_worker, c, source_digest()), key=f"vta-{c.id}-{token}",
+                             pure=False): c
                for c in chunks}
     try:
         for fut in as_completed(futures):
             try:
-                yield fut.result()
+                res = fut.result()
             except KilledWorker:
-                yield lost(futures[fut])
+                res = lost(futures[fut])
+            except ImportError as exc:  # remote.call's one line, naming the worker
+                raise EngineError(str(exc)) from None
+            yield res
     finally:
         client.cancel(list(futures))
 
