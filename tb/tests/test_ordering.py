@@ -1,9 +1,9 @@
 """The ordering checks that comparing the final DRAM cannot do (tb/rtl/vta_tb_order_check.v).
 
 On its own, each rule must fire on a stimulus that breaks it and stay quiet on one that
-does not. On the RTL, in both testbench modes, the capacity program (tb/sweep_programs.py)
-must drive every token counter and command queue to full capacity with the producer then
-waiting, without a token or instruction lost (the job passes with the checker silent).
+does not. On the RTL, the flows capacity and push-pop of ``make sim`` (tb/uvm/flow_jobs.py,
+launched by tb/tests/test_rtl_flows.py) drive every token counter and command queue to
+full capacity and meet pops with pushes at every count, with the checker silent.
 """
 from __future__ import annotations
 
@@ -13,12 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
-from models.vector import save_vector
 from tb.runner import ROOT
-from tb.sweep_programs import capacity
-from tb.uvm.jobs import Job
-from tb.uvm.pytest_support import MODES, SIMS, run
 
 CHECKER = ROOT / "tb" / "rtl" / "vta_tb_order_check.v"
 STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_order_check_tb.v"
@@ -36,14 +31,3 @@ def test_each_rule_fires_on_its_own_breach(tmp_path: Path) -> None:
     out = subprocess.run(["vvp", "-n", str(vvp)], capture_output=True, text=True, check=True).stdout
     seen = {m[0]: m[1:] for m in re.findall(r"SCENARIO (\S+) (\S+) (\S+) (\S+)", out)}
     assert seen == SCENARIOS, out
-
-
-@pytest.mark.sim
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("sim", SIMS)
-def test_every_queue_reaches_capacity_without_loss(sim: str, mode: str, tmp_path: Path) -> None:
-    vector = save_vector(capacity(load_config("small")), tmp_path / "capacity")
-    [record] = run(sim, [("small", Job("capacity", vector=str(vector)))], mode).values()
-    assert record["passed"], record["failures"]
-    assert record["capacity"] == {q: [True, True] for q in (
-        "L2C", "C2L", "C2S", "S2C", "load-queue", "compute-queue", "store-queue")}

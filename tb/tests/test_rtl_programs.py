@@ -1,6 +1,7 @@
 """RTL runs of the programs in tb/sweep_programs.py through the pyuvm testbench (tb/uvm/api.py):
-a configuration and alignment sweep with and without backpressure (expectations from the
-golden model), and the functional check of the performance programs and counters."""
+``make sim``'s sweep flow (every instruction form, odd bases, degenerate shapes, with and
+without backpressure, expectations from the golden model) on nine configurations, and the
+functional check of the performance programs and counters."""
 from __future__ import annotations
 
 import json
@@ -8,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from models.config import VtaConfig, load_config
+from models.config import load_config
 from models.spec import SHIPPED_CONFIGS as SHIPPED
-from models.vector import save_vector
-from tb import sweep_programs as P
 from tb.bench_rtl import run_programs
 from tb.tests.test_lint import EXTRA_CONFIGS
-from tb.uvm.api import explain, program_jobs, run_jobs
+from tb.uvm.api import explain, run_jobs
+from tb.uvm.flow_jobs import SWEEP_PROFILES
+from tb.uvm.registry import JobRequest, make_jobs
 
 SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 #: (configuration, simulator) pairs of the sweep: Icarus simulates every configuration;
@@ -23,8 +24,6 @@ SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 #: upstream_chisel (tb/duts) is the default with deeper queues: Icarus covers it.
 SWEEP_RUNS = ([(name, "icarus") for name in SWEEP]
               + [(name, "verilator") for name in SHIPPED if name != "upstream_chisel"])
-#: Profiles of the sweep: an ideal memory and one that stalls every channel.
-PROFILES = ("none", "heavy")
 
 
 def config_file(name: str, root: Path) -> str:
@@ -36,22 +35,15 @@ def config_file(name: str, root: Path) -> str:
     return str(path)
 
 
-def sweep_vectors(cfg: VtaConfig, root: Path) -> list[Path]:
-    """Every instruction form, odd (unaligned) bases, degenerate shapes."""
-    return [save_vector(P.mixed(cfg, 0), root / "mixed0"),
-            save_vector(P.mixed(cfg, 1, bases=P.ODD_BASES), root / "oddbases"),
-            save_vector(P.edges(cfg), root / "edges")]
-
-
 @pytest.mark.sim
 @pytest.mark.parametrize("name, sim", SWEEP_RUNS)
 def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
+    """``make sim TEST=sweep CONFIG=...`` (tb/uvm/flow_jobs.py) on every configuration."""
     config = config_file(name, tmp_path)
-    dirs = sweep_vectors(load_config(config), tmp_path)
-    jobs = [j for profile in PROFILES for j in program_jobs(dirs, profile, seed=5)]
-    results = run_jobs(sim, config, jobs, mode="full")
+    jobs = make_jobs("sweep", JobRequest(sim, config=config, seed=5))
+    results = run_jobs(sim, config, [job for _, job in jobs], mode="full")
     bad = {r["job"]: explain(r) for r in results if not r["passed"]}
-    assert len(results) == len(dirs) * len(PROFILES) and not bad, \
+    assert len(results) == 3 * len(SWEEP_PROFILES) and not bad, \
         "\n\n".join(f"{name}/{job}: {text[:2000]}" for job, text in bad.items())
     assert all(r["compared_bytes"] > 0 for r in results)
 

@@ -20,6 +20,8 @@ LIVE_RULES = {1: "ar-unfair", 2: "ar-withheld", 3: "rd-outstanding", 4: "wr-ahea
               8: "token-not-pushed", 9: "acc-port-conflict", 10: "fetch-credit"}
 #: vta_rd_arb's clients, in its request order, and its table of bursts (rtl/vta_top.v).
 READ_CLIENTS, READ_TABLE = ("fetch", "load", "compute"), 8
+#: The design's limits on write bursts ahead of their last W beat and awaiting B.
+WR_AHEAD, WR_OUTSTANDING = 8, 255
 #: vta_fetch's burst and beat buffer, in beats.
 FETCH_BURST, FETCH_BEATS = 16, 32
 

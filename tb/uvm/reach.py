@@ -18,10 +18,7 @@ from typing import Any, Callable
 
 from models.config import VtaConfig
 from tb.sweep_programs import PAD_ROWS, padded_head_row
-
-#: The design's limits on its memory port (rtl/README.md, "Arbitration and liveness bounds").
-READ_TABLE, WR_AHEAD, WR_OUTSTANDING = 8, 8, 255
-READ_CLIENTS = ("fetch", "load", "compute")
+from tb.uvm.liveness import READ_CLIENTS, READ_TABLE, WR_AHEAD, WR_OUTSTANDING
 
 
 def _capacity(seen: dict[str, Any], cfg: VtaConfig, mode: str) -> list[str]:

@@ -1,0 +1,51 @@
+"""Each test-only break of rtl/ (tb/breaks.py, rtl/README.md "Test-only defines") is caught by
+its ``make sim`` check: the catching job alone, on Icarus in the fast mode, fails first with
+the checker the table names. (``make breaks`` runs the whole of ``make sim`` per define and
+reports the figures in the README; the same jobs pass on the real RTL in
+tb/tests/test_rtl_flows.py and test_uvm_directed.py.)"""
+from __future__ import annotations
+
+import pytest
+
+from tb.breaks import BREAKS, Break, Outcome, failed_jobs, table
+from tb.uvm.jobs import Job
+from tb.uvm.registry import JobRequest, make_jobs
+from tb.uvm.run import prepare_env, run_all
+from tb.uvm.simbuild import DEFINES_VAR
+
+
+def catching_jobs(brk: Break) -> list[tuple[str, Job]]:
+    """The break's job and the jobs it is launched after without a reset (its chain)."""
+    jobs = make_jobs(brk.test, JobRequest("icarus"))
+    at = next(n for n, (_, job) in enumerate(jobs) if job.name == brk.job)
+    first = at
+    while not jobs[first][1].reset:
+        first -= 1
+    return jobs[first:at + 1]
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("brk", BREAKS, ids=lambda b: b.define.removeprefix("VTA_TEST_BREAK_"))
+def test_each_break_is_caught_by_its_check(brk: Break, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(DEFINES_VAR, brk.define)
+    prepare_env()
+    records = {r["job"]: r for r in run_all("icarus", catching_jobs(brk), 1, False, mode="fast")}
+    record = records[brk.job]
+    assert not record["passed"], f"{brk.define}: {brk.job} passed on the broken RTL"
+    assert record["failures"][0]["kind"] == brk.kind, record["failures"][0]
+
+
+def test_the_table_reads_a_run(tmp_path) -> None:  # noqa: ANN001 - pytest's tmp_path
+    """The JUnit reader and the summary on a file written by hand: a failure and an error
+    are failing jobs with their checker, a passed case is not."""
+    junit = tmp_path / "r.xml"
+    junit.write_text('<testsuite><testcase name="a"><failure message="[protocol] x"/></testcase>'
+                     '<testcase name="b"/><testcase name="c"><error message="refused"/></testcase>'
+                     '</testsuite>')
+    assert failed_jobs(junit) == [("a", "protocol"), ("c", "refused")]
+    assert failed_jobs(tmp_path / "none.xml") == []
+    caught = Outcome(BREAKS[0], 1, [("a", "protocol")], 3.0)
+    missed = Outcome(BREAKS[1], 0, [], 2.0)
+    assert caught.caught and not missed.caught
+    rows = table([caught, missed]).splitlines()
+    assert "| yes | 1 | a: protocol |" in rows[2] and "| NO | 0 | - |" in rows[3]
