@@ -49,6 +49,7 @@ DUT     ?= vta
 SHRINK  ?=
 SCHEDULER ?=
 RESUME  ?=
+DEFINES ?=
 
 comma := ,
 
@@ -70,6 +71,7 @@ $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(com
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
 $(if $(filter-out directed quick regress,$(TESTS)),$(error TESTS=$(TESTS): must be directed, quick or regress))
 $(if $(filter mutate,$(MAKECMDGOALS)),$(if $(filter all,$(SIM)),$(error SIM=all: make mutate runs on one simulator, icarus or verilator)))
+$(if $(filter breaks,$(MAKECMDGOALS)),$(if $(filter all,$(SIM)),$(error SIM=all: make breaks runs on one simulator, icarus or verilator)))
 $(if $(SCHEDULER),$(if $(shell printf '%s' '$(SCHEDULER)' | grep -Exq '([a-z]+://)?[^/: ]+:[0-9]+' && echo y),,$(error SCHEDULER=$(SCHEDULER): must be a scheduler address, tcp://HOST:PORT)))
 $(if $(filter-out 0 1,$(RESUME)),$(if $(filter all,$(SIM)),$(error RESUME=$(RESUME): a run directory is one simulator's run; with SIM=all use RESUME=1)))
 $(if $(filter rerun,$(MAKECMDGOALS)),$(if $(FAILURE),,$(error FAILURE is missing: make rerun FAILURE=DIR reruns the saved failure DIR (a directory under build/failures/))))
@@ -82,7 +84,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
-.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -149,6 +151,11 @@ mutate: sysdeps $(STAMP)
 	$(PY) -m tb.mutate --n $(N) --tests $(TESTS) --jobs $(JOBS) $(if $(SEED),--seed $(SEED)) \
 		$(if $(MODULES),--modules $(MODULES)) $(if $(filter command line environment,$(origin SIM)),--sim $(SIM)) \
 		$(if $(OUT),--out $(OUT))
+
+# Every test-only break of rtl/ (tb/breaks.py) under the whole of make sim, one run per
+# define: which check caught it (build/breaks/: logs, JUnit, failures); DEFINES= a subset.
+breaks: sysdeps $(STAMP)
+	$(PY) -m tb.breaks --sim $(SIM) $(if $(DEFINES),--defines $(DEFINES))
 
 # One saved failure (build/failures/DIR) rerun alone, with waves if WAVES=1: prints the
 # waveform file and the cycle of the first error (tb/uvm/rerun.py).

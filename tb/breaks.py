@@ -9,6 +9,7 @@ list that ``make breaks`` (every define under the whole of ``make sim``), the qu
 (tb/tests/test_lint.py) read.
 
     python -m tb.breaks [--sim verilator|icarus] [--defines A,B] [--quick] [--out DIR]
+    python -m tb.breaks --write-readme     # rtl/README.md's table of the defines, from BREAKS
 
 prints, per define, whether the run failed, how many jobs failed, the first failing job
 with its checker, and the wall time; exit status 1 if any define went uncaught.
@@ -77,7 +78,8 @@ BREAKS: tuple[Break, ...] = (
           "the count of write bursts awaiting B wraps past the design's bound of 255",
           "b-bound", "b-bound", "liveness"),
     Break("VTA_TEST_BREAK_INSN_COUNT_HIGH", "vta_fetch",
-          "INSN_COUNT bits 31:28 are latched: fetch never goes idle with any of them set",
+          "fetch counts INSN_COUNT's bits 31:28 (the design before they were ignored): with any "
+          "of them set fetch never finishes, so the next START is ignored",
           "regmap", "regmap", "register"),
 )
 BY_DEFINE = {b.define: b for b in BREAKS}
@@ -137,12 +139,33 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(rows)
 
 
+README = ROOT / "rtl" / "README.md"
+MARKERS = ("<!-- test-defines:begin -->", "<!-- test-defines:end -->")
+
+
+def readme_table() -> str:
+    """The table of rtl/README.md, "Test-only defines": one row per break."""
+    rows = ["| define | module | what breaks | the `make sim` check that catches it (job: checker) |",
+            "|---|---|---|---|"]
+    rows += [f"| `{b.define}` | `{b.module}.v` | {b.what} | `TEST={b.test}` ({b.job}: {b.kind}) |"
+             for b in BREAKS]
+    return "\n".join(rows)
+
+
+def readme_with_table(text: str) -> str:
+    """``text`` (rtl/README.md) with the table between its markers replaced."""
+    head, _, rest = text.partition(MARKERS[0])
+    _, _, tail = rest.partition(MARKERS[1])
+    return f"{head}{MARKERS[0]}\n{readme_table()}\n{MARKERS[1]}{tail}"
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.breaks", description=__doc__.split("\n\n")[0])
     p.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
     p.add_argument("--defines", help="comma-separated defines of the table (default: all)")
     p.add_argument("--quick", action="store_true", help="run only each define's catching test")
     p.add_argument("--out", type=Path, default=OUT, help="logs, JUnit files and failures")
+    p.add_argument("--write-readme", action="store_true", help="rewrite rtl/README.md's table and exit")
     args = p.parse_args(argv)
     names = args.defines.split(",") if args.defines else list(BY_DEFINE)
     unknown = [n for n in names if n not in BY_DEFINE]
@@ -154,6 +177,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.write_readme:
+        README.write_text(readme_with_table(README.read_text()))
+        return 0
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

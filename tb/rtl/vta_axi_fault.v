@@ -165,7 +165,8 @@ module vta_axi_fault #(
     end
 
     // withheld write responses (12): counted as the memory gives them, released in a run
-    localparam [8:0] HOLD = B_HOLD;
+    localparam [31:0] HOLD32 = B_HOLD;
+    localparam [8:0] HOLD = HOLD32[8:0];
     reg [8:0] held;
     reg       releasing;
     wire      held_take = m_axi_gmem_bvalid && m_axi_gmem_bready;

@@ -5,9 +5,12 @@ reports the figures in the README; the same jobs pass on the real RTL in
 tb/tests/test_rtl_flows.py and test_uvm_directed.py.)"""
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tb.breaks import BREAKS, Break, Outcome, failed_jobs, table
+from tb.breaks import BREAKS, README, Break, Outcome, failed_jobs, readme_with_table, table
+from tb.runner import rtl_sources
 from tb.uvm.jobs import Job
 from tb.uvm.registry import JobRequest, make_jobs
 from tb.uvm.run import prepare_env, run_all
@@ -49,3 +52,17 @@ def test_the_table_reads_a_run(tmp_path) -> None:  # noqa: ANN001 - pytest's tmp
     assert caught.caught and not missed.caught
     rows = table([caught, missed]).splitlines()
     assert "| yes | 1 | a: protocol |" in rows[2] and "| NO | 0 | - |" in rows[3]
+
+
+def test_rtl_readme_table_is_current() -> None:
+    """rtl/README.md's table is the one tb/breaks.py writes (``--write-readme``)."""
+    text = README.read_text()
+    assert readme_with_table(text) == text, "run: python -m tb.breaks --write-readme"
+
+
+def test_every_define_of_rtl_is_in_the_table() -> None:
+    """The defines rtl/ tests for are exactly the table's: none planted without a check."""
+    found = set()
+    for source in rtl_sources():
+        found |= set(re.findall(r"`(?:ifdef|elsif|ifndef)\s+(VTA_TEST_BREAK_\w+)", source.read_text()))
+    assert found == {b.define for b in BREAKS}

@@ -11,6 +11,7 @@ import pytest
 
 from models.config import VtaConfig, load_config
 from models.spec import SHIPPED_CONFIGS
+from tb.breaks import BREAKS
 from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 
 #: configurations beyond the shipped ones that stress the parameterization
@@ -32,7 +33,7 @@ CONFIGS = {name: load_config(name) for name in SHIPPED_CONFIGS}
 CONFIGS.update({name: VtaConfig.from_dict(v, name) for name, v in EXTRA_CONFIGS.items()})
 
 #: The test-only breakages (rtl/README.md): defines that tests build to get a failing RTL.
-TEST_DEFINES = ("VTA_TEST_BREAK_ALU_MAX", "VTA_TEST_BREAK_INSN_COUNT_HIGH")
+TEST_DEFINES = tuple(b.define for b in BREAKS)
 VERILATORS = [str(VERILATOR_ROOT / "bin" / "verilator")]
 if Path("/usr/bin/verilator").exists():  # Debian's 5.006, run by the before-stop hook
     VERILATORS.append("/usr/bin/verilator")

@@ -2,7 +2,7 @@
 through `python -m tb.mutate --tests directed` on Icarus, the quicker simulator here (a
 mutant's builds take it a second, Verilator over a minute), then the equivalence check.
 
-    vta_token:30:49:arithmetic:-   a token counter that decrements on push: the directed
+    vta_token:50:49:arithmetic:-   a token counter that decrements on push: the directed
                                    vectors must kill it
     vta_top:148:33:constant:+1     ARQOS 1 instead of 0: the protocol checker's attributes
                                    rule (fast mode, in the simulation) must kill it
@@ -28,7 +28,7 @@ import pytest
 from tb.runner import ROOT
 
 SAMPLE = {
-    "vta_token:30:49:arithmetic:-": "killed",
+    "vta_token:50:49:arithmetic:-": "killed",
     "vta_top:148:33:constant:+1": "killed",
     "vta_gemm_alu:242:17:case-arm:3": "killed",
     "vta_load:101:34:shift:>>": "invalid",
