@@ -32,7 +32,7 @@ from tb.runner import ROOT
 @dataclass(frozen=True)
 class Break:
     """One planted bug: its define, where it lives, what it breaks (README wording), the
-    ``--test`` whose job ``job`` must fail first with checker ``kind``."""
+    ``--test`` whose job ``job`` must fail first with checker ``kind``, saying ``says``."""
 
     define: str
     module: str
@@ -40,47 +40,48 @@ class Break:
     test: str
     job: str
     kind: str
+    says: str
 
 
 BREAKS: tuple[Break, ...] = (
     Break("VTA_TEST_BREAK_ALU_MAX", "vta_gemm_alu",
           "ALU MAX returns the smaller operand (MIN's result) in every lane",
-          "directed", "vec-alu_max-none", "scoreboard"),
+          "directed", "vec-alu_max-none", "scoreboard", "final DRAM differs"),
     Break("VTA_TEST_BREAK_TOKEN_FULL_EARLY", "vta_token",
           "a token counter refuses a push one token before its capacity",
-          "capacity", "capacity", "liveness"),
+          "capacity", "capacity", "liveness", "[token-not-pushed]"),
     Break("VTA_TEST_BREAK_TOKEN_OVER_CAPACITY", "vta_token",
           "a token counter takes one token more than its capacity",
-          "capacity", "capacity", "ordering"),
+          "capacity", "capacity", "ordering", "[over-capacity]"),
     Break("VTA_TEST_BREAK_TOKEN_PUSH_POP", "vta_token", "a push and a pop in the same cycle lose the pop",
-          "push-pop", "push-pop", "ordering"),
+          "push-pop", "push-pop", "ordering", "[token-lost]"),
     Break("VTA_TEST_BREAK_TOKEN_CLEAR", "vta_token",
           "only a reset empties a token counter, not an accepted START",
-          "leftover", "leftover-next", "ordering"),
+          "leftover", "leftover-next", "ordering", "[token-lost]"),
     Break("VTA_TEST_BREAK_LOAD_PUSH_DROP", "vta_phase",
           "the load module leaves its push phase at once, so a push into a full counter is dropped",
-          "capacity", "capacity", "watchdog"),
+          "capacity", "capacity", "watchdog", "no DONE and no progress"),
     Break("VTA_TEST_BREAK_GEARBOX_ROOM", "vta_unpack",
           "the read gearbox takes a beat with one byte less room than it needs (SRAM writer stalled)",
-          "edges", "edges-bus64-o3", "scoreboard"),
+          "edges", "edges-bus64-o3", "scoreboard", "final DRAM differs"),
     Break("VTA_TEST_BREAK_4K_DISTANCE", "vta_burst_gen",
           "a burst's distance to the next 4 KiB boundary comes from an address with a beat bit dropped",
-          "edges", "edges-bus64-o0", "protocol"),
+          "edges", "edges-bus64-o0", "protocol", "[4k-crossing]"),
     Break("VTA_TEST_BREAK_PAD_ONLY_IDLE", "vta_ld_engine",
           "a LOAD of padding rows only reports idle before its rows are written; the next LOAD "
-          "restarts the writer", "pad-only", "pad-only", "scoreboard"),
+          "restarts the writer", "pad-only", "pad-only", "scoreboard", "final DRAM differs"),
     Break("VTA_TEST_BREAK_ILLEGAL_DISPATCH", "vta_fetch",
           "opcodes 5-7 are consumed without the documented dispatch to compute",
-          "illegal", "illegal", "watchdog"),
+          "illegal", "illegal", "watchdog", "no DONE and no progress"),
     Break("VTA_TEST_BREAK_WR_BYTES", "vta_top", "WR_BYTES counts a W beat's whole width, strobed or not",
-          "edges", "edges-bus64-o9", "counter"),
+          "edges", "edges-bus64-o9", "counter", "WR_BYTES reads"),
     Break("VTA_TEST_BREAK_B_BOUND", "vta_store",
           "the count of write bursts awaiting B wraps past the design's bound of 255",
-          "b-bound", "b-bound", "liveness"),
+          "b-bound", "b-bound", "liveness", "[wr-outstanding]"),
     Break("VTA_TEST_BREAK_INSN_COUNT_HIGH", "vta_fetch",
           "fetch counts INSN_COUNT's bits 31:28 (the design before they were ignored): with any "
           "of them set fetch never finishes, so the next START is ignored",
-          "regmap", "regmap", "register"),
+          "regmap", "regmap", "register", "INSN_COUNT 0xf0000000 must launch nothing"),
 )
 BY_DEFINE = {b.define: b for b in BREAKS}
 #: Where a break's run keeps its builds' failures and JUnit file.

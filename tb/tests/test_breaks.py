@@ -1,6 +1,6 @@
 """Each test-only break of rtl/ (tb/breaks.py, rtl/README.md "Test-only defines") is caught by
 its ``make sim`` check: the catching job alone, on Icarus in the fast mode, fails first with
-the checker the table names. (``make breaks`` runs the whole of ``make sim`` per define and
+the checker and the words the table names. (``make breaks`` runs the whole of ``make sim`` per define and
 reports the figures in the README; the same jobs pass on the real RTL in
 tb/tests/test_rtl_flows.py and test_uvm_directed.py.)"""
 from __future__ import annotations
@@ -35,7 +35,8 @@ def test_each_break_is_caught_by_its_check(brk: Break, monkeypatch: pytest.Monke
     records = {r["job"]: r for r in run_all("icarus", catching_jobs(brk), 1, False, mode="fast")}
     record = records[brk.job]
     assert not record["passed"], f"{brk.define}: {brk.job} passed on the broken RTL"
-    assert record["failures"][0]["kind"] == brk.kind, record["failures"][0]
+    first = record["failures"][0]
+    assert first["kind"] == brk.kind and brk.says in first["message"], first
 
 
 def test_the_table_reads_a_run(tmp_path) -> None:  # noqa: ANN001 - pytest's tmp_path

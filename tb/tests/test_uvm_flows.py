@@ -11,7 +11,6 @@ from tb.uvm.flows import launch_program
 from tb.uvm.hostvar import variants
 from tb.uvm.pytest_support import MODES, run, sims
 from tb.uvm.registry import JobRequest, make_jobs
-from tb.uvm.simbuild import DEFINES_VAR
 
 
 @pytest.mark.sim
@@ -65,19 +64,3 @@ def test_register_map_under_every_host_timing(sim: str, mode: str) -> None:
         assert r["timings"] == timings
         assert set(r["presented"]) == set(timings)
         assert all(n > 0 for n in r["sweeps_while_running"].values()), r["sweeps_while_running"]
-
-
-@pytest.mark.sim
-@sims
-def test_insn_count_claim_fails_on_the_design_that_counts_bits_31_to_28(sim: str, monkeypatch) -> None:
-    """VTA_TEST_BREAK_INSN_COUNT_HIGH (rtl/README.md, test-only defines) is the design before
-    the fix: fetch counts INSN_COUNT's ignored bits. The register-map flow must fail on it,
-    at its first INSN_COUNT check: a START of 0xF0000000 (as INSN_COUNT 0) leaves fetch
-    fetching."""
-    monkeypatch.setenv(DEFINES_VAR, "VTA_TEST_BREAK_INSN_COUNT_HIGH")
-    results = run(sim, make_jobs("regmap", JobRequest(sim, "small", 1)), "fast")
-    failures = results["regmap"]["failures"]
-    assert not results["regmap"]["passed"] and failures[0]["kind"] == "register", failures
-    assert failures[0]["message"].startswith("INSN_COUNT 0xf0000000 must launch nothing, as INSN_COUNT 0 "
-                                             "(bits 31:28 are ignored: rtl/README.md), but 50 cycles "
-                                             "after its START FETCH_STATUS reads 0x1"), failures
