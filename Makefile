@@ -50,6 +50,7 @@ SHRINK  ?=
 SCHEDULER ?=
 RESUME  ?=
 DEFINES ?=
+QUICK   ?=
 
 comma := ,
 
@@ -66,6 +67,7 @@ $(if $(TIMEOUT),$(if $(call is_pos,$(TIMEOUT)),,$(error TIMEOUT=$(TIMEOUT): must
 $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
 $(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
+$(if $(filter-out 0 1,$(QUICK)),$(error QUICK=$(QUICK): must be 0 or 1))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -153,9 +155,10 @@ mutate: sysdeps $(STAMP)
 		$(if $(OUT),--out $(OUT))
 
 # Every test-only break of rtl/ (tb/breaks.py) under the whole of make sim, one run per
-# define: which check caught it (build/breaks/: logs, JUnit, failures); DEFINES= a subset.
+# define: which check caught it (build/breaks/: logs, JUnit, failures); DEFINES= a subset,
+# QUICK=1 only each define's catching test.
 breaks: sysdeps $(STAMP)
-	$(PY) -m tb.breaks --sim $(SIM) $(if $(DEFINES),--defines $(DEFINES))
+	$(PY) -m tb.breaks --sim $(SIM) $(if $(DEFINES),--defines $(DEFINES)) $(if $(filter 1,$(QUICK)),--quick)
 
 # One saved failure (build/failures/DIR) rerun alone, with waves if WAVES=1: prints the
 # waveform file and the cycle of the first error (tb/uvm/rerun.py).

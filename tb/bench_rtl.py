@@ -24,8 +24,9 @@ from models.predict import predict
 from models.vector import load_vector, save_vector
 from tb import sweep_programs as P
 from tb.uvm.api import explain, program_jobs, run_jobs
+from tb.uvm.flow_jobs import PERF_PROGRAMS
 
-PROGRAMS = ("perf_gemm", "perf_load_store", "perf_overlap")
+PROGRAMS = PERF_PROGRAMS
 
 
 def run_programs(sim: str, config: str, workdir: Path) -> dict[str, dict]:

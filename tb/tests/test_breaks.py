@@ -11,6 +11,7 @@ import pytest
 
 from tb.breaks import BREAKS, README, Break, Outcome, failed_jobs, readme_with_table, table
 from tb.runner import rtl_sources
+from tb.tests.test_make import make
 from tb.uvm.jobs import Job
 from tb.uvm.registry import JobRequest, make_jobs
 from tb.uvm.run import prepare_env, run_all
@@ -67,3 +68,13 @@ def test_every_define_of_rtl_is_in_the_table() -> None:
     for source in rtl_sources():
         found |= set(re.findall(r"`(?:ifdef|elsif|ifndef)\s+(VTA_TEST_BREAK_\w+)", source.read_text()))
     assert found == {b.define for b in BREAKS}
+
+
+@pytest.mark.sim
+def test_make_breaks_reports_the_catch() -> None:
+    """``make breaks`` as the README writes it, on one define and its catching test only."""
+    proc = make("breaks", "SIM=icarus", "DEFINES=VTA_TEST_BREAK_B_BOUND", "QUICK=1", timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "[breaks]   caught: 1 job(s) failed" in proc.stdout
+    assert "| `VTA_TEST_BREAK_B_BOUND` | vta_store | yes | 1 | b-bound: liveness |" in proc.stdout
+    assert proc.stdout.rstrip().endswith("1 of 1 caught")

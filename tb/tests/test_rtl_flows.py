@@ -44,4 +44,4 @@ def test_flows_pass_and_reach_their_edges(sim: str, mode: str) -> None:
 
 def test_every_flow_is_launched_here() -> None:
     assert {"capacity", "push-pop", "leftover", "illegal", "contention", "padding", "b-bound",
-            "pad-only", "edges", "sweep"} == set(FLOWS)
+            "pad-only", "edges", "sweep", "perf"} == set(FLOWS)

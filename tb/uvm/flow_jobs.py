@@ -32,6 +32,8 @@ FLOWS = ROOT / "build" / "uvm" / "flows"
 #: The bursty memory's seed under which the contention program reaches every bound
 #: (tb/uvm/reach.py); another profile or seed is the user's to try.
 CONTENTION_SEED = 3
+#: The benchmark programs (tb/bench_rtl.py: PROGRAMS) and the configuration they are sized for.
+PERF_PROGRAMS, PERF_CONFIG = ("perf_gemm", "perf_load_store", "perf_overlap"), "default"
 #: The sweep's programs run on a memory that never stalls and on one that stalls every channel.
 SWEEP_PROFILES = ("none", "heavy")
 
@@ -137,6 +139,16 @@ def edges_jobs(req: JobRequest) -> list[tuple[str, Job]]:
 def wide_bus(cfg: VtaConfig) -> VtaConfig:
     """``cfg`` with a 128-bit bus (the directed vectors' wide_bus_ configuration)."""
     return VtaConfig.from_dict({**cfg.overrides(), "LOG_BUS_WIDTH": 7}, "wide bus")
+
+
+def perf_jobs(req: JobRequest) -> list[tuple[str, Job]]:
+    """The benchmark programs of tb/bench_rtl.py (long GEMMs, long LOAD and STORE rows,
+    double-buffered GEMM), on the default configuration unless the request names one: their
+    results and work counters against the model."""
+    config = req.config or PERF_CONFIG
+    one, cfg = dataclasses.replace(req, config=config), load_config(config)
+    return [pair for name in PERF_PROGRAMS for pair in _one(
+        one, f"perf-{name.removeprefix('perf_').replace('_', '-')}", getattr(sweep, name)(cfg))]
 
 
 def sweep_jobs(req: JobRequest) -> list[tuple[str, Job]]:
