@@ -16,6 +16,7 @@ import sys
 from collections import Counter
 
 from models.tests import test_bad_input as model_inputs
+from tb.breaks import BREAKS
 from tb.runner import ROOT
 from tb.tests import test_bad_input as tb_inputs
 from tb.tests import test_duts as duts
@@ -58,6 +59,8 @@ def rows() -> list[tuple[str, int, str]]:
     out += [(f"injected fault caught by the {kind} checker", n, f"detected: {kind}")
             for kind, n in faults.items()]
     out += [(cls, n, outcome) for cls, (n, outcome) in watchdog.TRIED.items()]
+    out.append(("rtl/ built with a test-only break (tb/breaks.py)", len(BREAKS),
+                "detected: its make sim check, the named checker first (tb/tests/test_breaks.py)"))
     return out
 
 
