@@ -31,7 +31,7 @@ from models.isa import AluOp, Opcode, layout, uops_to_bytes
 from models.predict import predict
 from models.progbuild import Program, UopRange
 from models.vector import Vector
-from tb.sweep_programs import INSN_ADDR, REGIONS, _model_expect, _prog, _rand
+from tb.sweep_programs import INSN_ADDR, REGIONS, model_expect, program, rand_bytes
 
 Step = Callable[[], None]
 
@@ -48,7 +48,7 @@ def push_pop(cfg: VtaConfig, delays: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Ve
     delay. The extra cycles come from LOADs of padding rows only (a row of one element per
     cycle). The ordering checker records the counts at which pops met pushes
     (tb/uvm/reach.py: ``push-pop``); the result is a STORE of a reset tile."""
-    p = _prog(cfg)
+    p = program(cfg)
     none = UopRange(0, 0)
     tokens = 2 * cfg.token_queue_depth + 2
     slow = [(1, 0, 0), (2, 0, 0)]  # a two-micro-op reset GEMM: about twice a token-only one
@@ -105,7 +105,7 @@ def push_pop(cfg: VtaConfig, delays: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Ve
     p.gemm(none, push_next=True)
     p.store(0, out, 1, 1, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build("pops meeting pushes in one cycle at every count of every "
+    return model_expect(p.build("pops meeting pushes in one cycle at every count of every "
                                  "token counter", queues_may_fill=True))
 
 
@@ -115,7 +115,7 @@ def leftover_tokens(cfg: VtaConfig) -> Vector:
     token-imbalance, on purpose). rtl/README.md, "Launch semantics": an accepted START
     empties the token counters, so the next program, launched without a reset, starts
     from zero (the ordering checker, cleared by that START, sees any token left)."""
-    p = _prog(cfg)
+    p = program(cfg)
     none = UopRange(0, 0)
     out = p.alloc("out", 4)
     p.gemm([(0, 0, 0)], (4, 1), dst=(1, 0), reset=True, push_next=True)
@@ -145,7 +145,7 @@ def illegal_ops(cfg: VtaConfig, seed: int = 31) -> Vector:
     the expectation. Then those words are rewritten in the instruction image into the
     illegal forms, their token flags kept and their other fields random."""
     rng = np.random.default_rng(seed)
-    p = _prog(cfg)
+    p = program(cfg)
     none = UopRange(0, 0)
     n = 4
     acc = p.alloc("acc", n, rng.integers(-2**31, 2**31, size=n * cfg.batch * cfg.block_out,
@@ -176,7 +176,7 @@ def illegal_ops(cfg: VtaConfig, seed: int = 31) -> Vector:
     mark(_opcode(7, rng))
     p.store(0, out, 1, n, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    legal = _model_expect(p.build("illegal opcodes, memory types and ALU opcodes as compute's no-ops"))
+    legal = model_expect(p.build("illegal opcodes, memory types and ALU opcodes as compute's no-ops"))
     expect = predict(legal).expect
     words = bytearray(legal.init[-1].data)  # the instruction image, placed last by build()
     shift = legal.insn_count - len(p.insns)  # build() puts the micro-op table's LOAD first
@@ -225,13 +225,13 @@ def b_bound(cfg: VtaConfig) -> Vector:
     255 bursts the design keeps awaiting a response (rtl/README.md, "Arbitration and
     liveness bounds"). With the memory withholding responses until that bound (fault
     b-hold) the store must stop issuing at 255 and go on once responses come."""
-    p = _prog(cfg)
+    p = program(cfg)
     rows = min(cfg.acc_depth, 300)
     out = p.alloc("out", 2 * rows)
     p.gemm([(0, 0, 0)], (rows, 1), dst=(1, 0), reset=True, push_next=True)
     p.store(0, out, rows, 1, stride=2, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"a STORE of {rows} one-element rows, a write burst each"))
+    return model_expect(p.build(f"a STORE of {rows} one-element rows, a write burst each"))
 
 
 #: UOP buffer entries below this hold the program's own micro-op table (the LOAD UOP that
@@ -341,7 +341,7 @@ def _data(p: Program, kind: str, count: int, rng: np.random.Generator) -> bytes:
     if kind == "uop":
         return uops_to_bytes(p.cfg, [{"dst_idx": i % UOP_ACC, "src_idx": 0, "wgt_idx": 0}
                                      for i in range(count)])
-    return _rand(rng, count * p.elem_bytes(kind))
+    return rand_bytes(rng, count * p.elem_bytes(kind))
 
 
 def _sram(kind: str) -> int:
@@ -356,7 +356,7 @@ def pad_only(cfg: VtaConfig) -> Vector:
     SRAM write is done, so the next LOAD must not restart the SRAM writer while padding
     rows are still being written; the zeros and the data are both checked."""
     rng = np.random.default_rng(43)
-    p = _prog(cfg)
+    p = program(cfg)
     shapes = ((2, 0, 0, 0), (0, 2, 0, 0), (1, 1, 1, 1), (3, 0, 0, 2))  # (y0, y1, x0, x1)
     x = 3
     tile = max(y0 + y1 for y0, y1, _, _ in shapes) * (x + 4)  # more than a pad-only LOAD zeroes
@@ -373,7 +373,7 @@ def pad_only(cfg: VtaConfig) -> Vector:
             module_steps = (steps, []) if kind in ("inp", "wgt") else ([], steps)
             ex.phase(*module_steps, ex.expose(kind, 2 * tile))
     ex.finish()
-    return _model_expect(p.build("padding-only LOADs, each followed at once by a LOAD into "
+    return model_expect(p.build("padding-only LOADs, each followed at once by a LOAD into "
                                  "the same buffer, every memory type and pad side"))
 
 
@@ -432,5 +432,5 @@ def edges(cfg: VtaConfig, offset: int) -> Vector:
         module_steps = (steps, []) if kind in ("inp", "wgt") else ([], steps)
         ex.phase(*module_steps, ex.expose(kind, at - _sram(kind)))
     ex.finish()
-    return _model_expect(p.build(f"rows at 4 KiB boundaries through the gearbox, every base at "
+    return model_expect(p.build(f"rows at 4 KiB boundaries through the gearbox, every base at "
                                  f"byte offset {offset}"))

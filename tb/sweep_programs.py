@@ -25,15 +25,18 @@ ODD_BASES = {"uop": 0x1001, "inp": 0x333, "wgt": 0x7, "acc": 0x1235, "out": 0x4F
 PAD_ROWS = 15
 
 
-def _prog(cfg: VtaConfig, bases: dict[str, int] | None = None) -> Program:
+def program(cfg: VtaConfig, bases: dict[str, int] | None = None) -> Program:
+    """A program of these tests: instructions at INSN_ADDR, data in REGIONS, far apart."""
     return Program(cfg, bases=bases, insn_addr=INSN_ADDR, regions=REGIONS)
 
 
-def _rand(rng: np.random.Generator, n: int, lo: int = -128, hi: int = 128) -> bytes:
+def rand_bytes(rng: np.random.Generator, n: int, lo: int = -128, hi: int = 128) -> bytes:
+    """``n`` random int8 bytes in [lo, hi): data whose every byte shows in a result."""
     return rng.integers(lo, hi, size=n, dtype=np.int64).astype(np.int8).tobytes()
 
 
-def _model_expect(vec: Vector) -> Vector:
+def model_expect(vec: Vector) -> Vector:
+    """The vector without expect images: the testbench's scoreboard asks the golden model."""
     vec.expect = None
     return vec
 
@@ -42,9 +45,9 @@ def perf_gemm(cfg: VtaConfig, n_out: int = 64, n_in: int = 64) -> Vector:
     """Long GEMMs once data is on chip: n_out*n_in micro-ops over 64 distinct ACC
     entries, then the same count all on one entry (accumulation hazard every cycle)."""
     rng = np.random.default_rng(1)
-    p = _prog(cfg)
-    inp = p.alloc("inp", 4, _rand(rng, 4 * cfg.inp_bytes))
-    wgt = p.alloc("wgt", 4, _rand(rng, 4 * cfg.wgt_bytes))
+    p = program(cfg)
+    inp = p.alloc("inp", 4, rand_bytes(rng, 4 * cfg.inp_bytes))
+    wgt = p.alloc("wgt", 4, rand_bytes(rng, 4 * cfg.wgt_bytes))
     p.load("inp", 0, inp, 1, 4)
     p.load("wgt", 0, wgt, 1, 4, push_next=True)
     p.gemm([(0, 0, 0)], (1, n_in + 1), dst=(0, 1), reset=True, pop_prev=True)
@@ -53,7 +56,7 @@ def perf_gemm(cfg: VtaConfig, n_out: int = 64, n_in: int = 64) -> Vector:
     out = p.alloc("out", n_in + 1)
     p.store(0, out, 1, n_in + 1, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build("perf: long GEMMs"))
+    return model_expect(p.build("perf: long GEMMs"))
 
 
 def perf_load_store(cfg: VtaConfig, inp_elems: int | None = None, wgt_elems: int | None = None,
@@ -64,9 +67,9 @@ def perf_load_store(cfg: VtaConfig, inp_elems: int | None = None, wgt_elems: int
     n_inp = inp_elems or cfg.inp_depth
     n_wgt = wgt_elems or min(cfg.wgt_depth, 256)
     n_acc = min(cfg.acc_depth, 2048)
-    p = _prog(cfg)
-    inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
-    wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
+    p = program(cfg)
+    inp = p.alloc("inp", n_inp, rand_bytes(rng, n_inp * cfg.inp_bytes))
+    wgt = p.alloc("wgt", n_wgt, rand_bytes(rng, n_wgt * cfg.wgt_bytes))
     p.load("inp", 0, inp, 1, n_inp)
     p.load("wgt", 0, wgt, 1, n_wgt)
     x = n_inp // (rows + 1)
@@ -76,20 +79,20 @@ def perf_load_store(cfg: VtaConfig, inp_elems: int | None = None, wgt_elems: int
     out = p.alloc("out", n_acc)
     p.store(0, out, 1, n_acc, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build("perf: long LOAD and STORE rows"))
+    return model_expect(p.build("perf: long LOAD and STORE rows"))
 
 
 def perf_overlap(cfg: VtaConfig, chunks: int = 6, n_inp: int = 64, n_wgt: int = 16) -> Vector:
     """Double-buffered GEMM: the load of chunk k+1 overlaps the GEMMs of chunk k."""
     rng = np.random.default_rng(3)
-    p = _prog(cfg)
+    p = program(cfg)
     half_i, half_w = cfg.inp_depth // 2, cfg.wgt_depth // 2
     n_inp, n_wgt = min(n_inp, half_i), min(n_wgt, half_w)
     p.gemm([(0, 0, 0)], (1, n_wgt), dst=(0, 1), reset=True)
     for k in range(chunks):
         slot = k % 2
-        inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
-        wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
+        inp = p.alloc("inp", n_inp, rand_bytes(rng, n_inp * cfg.inp_bytes))
+        wgt = p.alloc("wgt", n_wgt, rand_bytes(rng, n_wgt * cfg.wgt_bytes))
         p.load("inp", slot * half_i, inp, 1, n_inp, pop_next=k >= 2)
         p.load("wgt", slot * half_w, wgt, 1, n_wgt, push_next=True)
         p.gemm([(0, slot * half_i, slot * half_w)], (n_inp, n_wgt), dst=(0, 1), src=(1, 0),
@@ -98,7 +101,7 @@ def perf_overlap(cfg: VtaConfig, chunks: int = 6, n_inp: int = 64, n_wgt: int = 
     out = p.alloc("out", n_wgt)
     p.store(0, out, 1, n_wgt, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build("perf: double-buffered loads overlapping GEMM"))
+    return model_expect(p.build("perf: double-buffered loads overlapping GEMM"))
 
 
 def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64) -> Vector:
@@ -113,9 +116,9 @@ def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64)
     nb = n // cfg.block_in
     tiles = n // rows
     assert rows * nb * vt <= min(cfg.inp_depth, cfg.acc_depth) and nb * nb <= cfg.wgt_depth
-    p = _prog(cfg)
-    a = p.alloc("inp", n * nb, _rand(rng, n * nb * cfg.inp_bytes))
-    b = p.alloc("wgt", nb * nb, _rand(rng, nb * nb * cfg.wgt_bytes))
+    p = program(cfg)
+    a = p.alloc("inp", n * nb, rand_bytes(rng, n * nb * cfg.inp_bytes))
+    b = p.alloc("wgt", nb * nb, rand_bytes(rng, nb * nb * cfg.wgt_bytes))
     out = p.alloc("out", n * nb)
     p.load("wgt", 0, b, 1, nb * nb)
     slot = rows * nb  # elements of one tile in INP and in ACC
@@ -131,7 +134,7 @@ def perf_blocked_gemm(cfg: VtaConfig, n: int = 256, vt: int = 2, rows: int = 64)
         p.store(t * slot, out + i * slot, rows, nb, pop_prev=True,
                 push_prev=i + vt < tiles or i == tiles - 1)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"perf: blocked GEMM {n}x{n}x{n}, {vt} virtual threads, "
+    return model_expect(p.build(f"perf: blocked GEMM {n}x{n}x{n}, {vt} virtual threads, "
                                  f"tiles of {rows} rows"))
 
 
@@ -141,16 +144,16 @@ def perf_dma(cfg: VtaConfig, rounds: int = 8) -> Vector:
     stream on the bus concurrently with almost no compute; a benchmark program of
     `make bench`."""
     rng = np.random.default_rng(9)
-    p = _prog(cfg)
+    p = program(cfg)
     n_inp, n_acc = cfg.inp_depth // 2, cfg.acc_depth // 2
     p.gemm([(0, 0, 0)], (n_acc, 1), dst=(1, 0), reset=True, push_next=True)
     for k in range(rounds):
-        inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
+        inp = p.alloc("inp", n_inp, rand_bytes(rng, n_inp * cfg.inp_bytes))
         p.load("inp", 0, inp, 1, n_inp)
         out = p.alloc("out", n_acc)
         p.store(0, out, 1, n_acc, pop_prev=k == 0, push_prev=k == rounds - 1)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"perf: {rounds} rounds of LOAD {n_inp} INP and STORE {n_acc} "
+    return model_expect(p.build(f"perf: {rounds} rounds of LOAD {n_inp} INP and STORE {n_acc} "
                                  f"OUT elements"))
 
 
@@ -162,7 +165,7 @@ def capacity(cfg: VtaConfig) -> Vector:
     ordering checker (tb/rtl/vta_tb_order_check.v) records each and checks no token or
     instruction is lost; the result is the STORE of a reset tile."""
     rng = np.random.default_rng(7)
-    p = _prog(cfg)
+    p = program(cfg)
     n = cfg.token_queue_depth + 1
     none = UopRange(0, 0)  # an empty micro-op range: an instruction that only moves tokens
     tile = min(cfg.inp_depth, cfg.acc_depth, cfg.uop_depth, 256)
@@ -171,7 +174,7 @@ def capacity(cfg: VtaConfig) -> Vector:
         p.load("inp", 0, 0, 0, 0, push_next=True)
     for _ in range(n):
         p.gemm(none, pop_prev=True)
-    inp = p.alloc("inp", 16 * tile, _rand(rng, 16 * tile * cfg.inp_bytes))
+    inp = p.alloc("inp", 16 * tile, rand_bytes(rng, 16 * tile * cfg.inp_bytes))
     p.load("inp", 0, inp, tile, 1, stride=16)  # C2L: load busy (a burst per row), compute pushes n
     for _ in range(n):
         p.gemm(none, push_prev=True)
@@ -191,7 +194,7 @@ def capacity(cfg: VtaConfig) -> Vector:
     for _ in range(n):
         p.gemm(none, pop_next=True)
     p.finish()
-    return _model_expect(p.build("every token counter and command queue filled, producer waiting",
+    return model_expect(p.build("every token counter and command queue filled, producer waiting",
                                  queues_may_fill=True))
 
 
@@ -203,10 +206,10 @@ def contention(cfg: VtaConfig, rows: int = 48, stores: int = 96) -> Vector:
     records the longest waits and the most bursts in flight; the result is the STORE of
     the loaded ACC rows."""
     rng = np.random.default_rng(11)
-    p = _prog(cfg)
+    p = program(cfg)
     n = min(rows, cfg.inp_depth, cfg.acc_depth)
-    inp = p.alloc("inp", 2 * n, _rand(rng, 2 * n * cfg.inp_bytes))
-    acc = p.alloc("acc", 2 * n, _rand(rng, 2 * n * cfg.acc_bytes, -(1 << 31), 1 << 31))
+    inp = p.alloc("inp", 2 * n, rand_bytes(rng, 2 * n * cfg.inp_bytes))
+    acc = p.alloc("acc", 2 * n, rand_bytes(rng, 2 * n * cfg.acc_bytes, -(1 << 31), 1 << 31))
     p.load("inp", 0, inp, n, 1, stride=2)
     p.load("acc", 0, acc, n, 1, stride=2, push_next=True)
     out = p.alloc("out", n)
@@ -214,7 +217,7 @@ def contention(cfg: VtaConfig, rows: int = 48, stores: int = 96) -> Vector:
         p.store(0, out, 0, 0)
     p.store(0, out, n, 1, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"read contention: {n} INP and {n} ACC rows loaded while "
+    return model_expect(p.build(f"read contention: {n} INP and {n} ACC rows loaded while "
                                  f"{stores} empty STOREs are fetched"))
 
 
@@ -224,9 +227,9 @@ def padded_head(cfg: VtaConfig, stores: int = 40) -> Vector:
     shared, in-order R channel meanwhile, so fetch's bursts wait behind its data. Returns
     the vector; its padding is 15 rows of :func:`padded_head_row` elements."""
     rng = np.random.default_rng(12)
-    p = _prog(cfg)
+    p = program(cfg)
     x = padded_head_row(cfg)
-    inp = p.alloc("inp", x, _rand(rng, x * cfg.inp_bytes))
+    inp = p.alloc("inp", x, rand_bytes(rng, x * cfg.inp_bytes))
     p.load("inp", 0, inp, 1, x, pads=(PAD_ROWS, 0, 0, 0), push_next=True)
     out = p.alloc("out", 4)
     for _ in range(stores):
@@ -234,7 +237,7 @@ def padded_head(cfg: VtaConfig, stores: int = 40) -> Vector:
     p.gemm([(0, 0, 0)], (4, 1), dst=(1, 0), reset=True, pop_prev=True, push_next=True)
     p.store(0, out, 1, 4, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"a LOAD of {x} INP elements after 15 padding rows, "
+    return model_expect(p.build(f"a LOAD of {x} INP elements after 15 padding rows, "
                                  f"{stores} empty STOREs fetched meanwhile"))
 
 
@@ -248,13 +251,13 @@ def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) ->
     WGT, ACC and ACC_8BIT, GEMM with loops, every ALU op (register and immediate, SHR both
     ways), strided STOREs; for configuration and alignment sweeps."""
     rng = np.random.default_rng(seed)
-    p = _prog(cfg, bases)
+    p = program(cfg, bases)
     ni, nw, na = 6, 4, 8
-    inp = p.alloc("inp", ni, _rand(rng, ni * cfg.inp_bytes))
-    wgt = p.alloc("wgt", nw, _rand(rng, nw * cfg.wgt_bytes))
+    inp = p.alloc("inp", ni, rand_bytes(rng, ni * cfg.inp_bytes))
+    wgt = p.alloc("wgt", nw, rand_bytes(rng, nw * cfg.wgt_bytes))
     acc = p.alloc("acc", na, rng.integers(-2**31, 2**31, size=na * cfg.batch * cfg.block_out,
                                           dtype=np.int64).astype("<i4").tobytes())
-    acc8 = p.alloc("acc8", na, _rand(rng, na * cfg.acc8_bytes))
+    acc8 = p.alloc("acc8", na, rand_bytes(rng, na * cfg.acc8_bytes))
     p.load("inp", 0, inp, 2, 3, stride=3, pads=(1, 0, 1, 1))
     p.load("wgt", 0, wgt, 2, 2, stride=2, pads=(0, 1, 0, 0), push_next=True)
     p.load("acc", 0, acc, 2, 4, stride=4, pop_prev=True)
@@ -273,7 +276,7 @@ def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) ->
     p.store(0, out, 3, 5, stride=7, pop_prev=True)
     p.store(9, out + 30, 2, 3, stride=4, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"mixed program, seed {seed}"))
+    return model_expect(p.build(f"mixed program, seed {seed}"))
 
 
 def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
@@ -286,11 +289,11 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     the store's queue holds; a padded LOAD ends the program with only FINISH left (waiting
     for its token)."""
     rng = np.random.default_rng(7)
-    p = _prog(cfg)
+    p = program(cfg)
     n_inp, n_wgt, n_acc = (min(elems, depth) for depth in (cfg.inp_depth, cfg.wgt_depth, cfg.acc_depth))
-    inp = p.alloc("inp", n_inp, _rand(rng, n_inp * cfg.inp_bytes))
-    wgt = p.alloc("wgt", n_wgt, _rand(rng, n_wgt * cfg.wgt_bytes))
-    acc = p.alloc("acc", n_acc, _rand(rng, n_acc * cfg.batch * cfg.block_out * 4))
+    inp = p.alloc("inp", n_inp, rand_bytes(rng, n_inp * cfg.inp_bytes))
+    wgt = p.alloc("wgt", n_wgt, rand_bytes(rng, n_wgt * cfg.wgt_bytes))
+    acc = p.alloc("acc", n_acc, rand_bytes(rng, n_acc * cfg.batch * cfg.block_out * 4))
     p.load("inp", 0, inp, 1, n_inp)
     p.load("wgt", 0, wgt, 1, n_wgt, push_next=True)
     p.load("acc", 0, acc, 1, n_acc, pop_prev=True)
@@ -315,7 +318,7 @@ def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     pad = min(15, (math.isqrt(cfg.inp_depth - 1) - 1) // 2)
     p.load("inp", 1, inp, 1, 1, pads=(pad, pad, pad, pad), pop_next=True, push_next=True)
     p.finish(pop_prev=True)
-    return _model_expect(p.build("status probe: one long instruction of each kind"))
+    return model_expect(p.build("status probe: one long instruction of each kind"))
 
 
 def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
@@ -323,12 +326,12 @@ def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
     STOREs of zero rows or columns, GEMM/ALU with empty loops or micro-op ranges, over
     previously loaded data so that any stray write shows in the stored result."""
     rng = np.random.default_rng(seed)
-    p = _prog(cfg)
+    p = program(cfg)
     na = 12
     acc = p.alloc("acc", na, rng.integers(-2**31, 2**31, size=na * cfg.batch * cfg.block_out,
                                           dtype=np.int64).astype("<i4").tobytes())
-    inp = p.alloc("inp", 2, _rand(rng, 2 * cfg.inp_bytes))
-    wgt = p.alloc("wgt", 1, _rand(rng, cfg.wgt_bytes))
+    inp = p.alloc("inp", 2, rand_bytes(rng, 2 * cfg.inp_bytes))
+    wgt = p.alloc("wgt", 1, rand_bytes(rng, cfg.wgt_bytes))
     p.load("inp", 0, inp, 1, 2)
     p.load("wgt", 0, wgt, 1, 1)
     p.load("inp", 0, inp, 0, 2, pads=(0, 0, 0, 0))             # no rows: nothing written
@@ -347,7 +350,7 @@ def edges(cfg: VtaConfig, seed: int = 0) -> Vector:
     p.store(0, out, 3, 0)                                       # x_size = 0
     p.store(0, out, 1, na, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build(f"degenerate shapes, seed {seed}"))
+    return model_expect(p.build(f"degenerate shapes, seed {seed}"))
 
 
 def tokens_held(cfg: VtaConfig) -> Vector:
@@ -357,7 +360,7 @@ def tokens_held(cfg: VtaConfig) -> Vector:
     micro-ops) before the instruction that pops. The reset flow resets the DUT in that
     window: every counter must read 0 after the reset, not only after the next launch."""
     rng = np.random.default_rng(13)
-    p = _prog(cfg)
+    p = program(cfg)
     none = UopRange(0, 0)
     tile = min(cfg.inp_depth, cfg.acc_depth, 256) // 2
     out = p.alloc("out", tile)
@@ -365,7 +368,7 @@ def tokens_held(cfg: VtaConfig) -> Vector:
     p.store(0, out, 0, 0, pop_prev=True, push_prev=True)                    # S2C held
     p.store(0, out, tile, 1)                                                # store busy
     p.load("inp", 0, 0, 0, 0, push_next=True)                               # L2C held
-    inp = p.alloc("inp", 2 * tile, _rand(rng, 2 * tile * cfg.inp_bytes))
+    inp = p.alloc("inp", 2 * tile, rand_bytes(rng, 2 * tile * cfg.inp_bytes))
     p.load("inp", 0, inp, tile, 1, stride=2)                                # load busy
     p.gemm(none, push_prev=True, push_next=True)                            # C2L, C2S held
     p.gemm([(tile, 0, 0)], (1000, 1), reset=True)                           # compute busy
@@ -373,5 +376,5 @@ def tokens_held(cfg: VtaConfig) -> Vector:
     p.load("inp", 0, 0, 0, 0, pop_next=True)
     p.store(0, out, 0, 0, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
-    return _model_expect(p.build("all four token counters held at once"))
+    return model_expect(p.build("all four token counters held at once"))
 
