@@ -51,5 +51,58 @@ module vta_fifo #(
             else if (do_pop && !do_push) cnt <= cnt - 8'd1;
         end
     end
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_fifo) -------------------------------------------
+    // Assumes: a reset in the first cycle. Guarantees: count within 0..DEPTH, the flags
+    // are the count's, push/pop move the count by one (ignored when full/empty), and the
+    // values leave in the order they entered.
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    always @(*) if (f_past) begin
+        a_count_bound: assert(cnt <= DEPTH8);
+        a_full_flag:   assert(full == (cnt == DEPTH8));
+        a_empty_flag:  assert(empty == (cnt == 8'd0));
+        // helper invariant: the pointers are DEPTH apart by the count
+        h_ptr_count:   assert(wp <= LAST && rp <= LAST
+                              && ({24'd0, cnt} == ((wp >= rp && !(wp == rp && cnt == DEPTH8))
+                                                   ? {{(32-PW){1'b0}}, wp} - {{(32-PW){1'b0}}, rp}
+                                                   : DEPTH32 + {{(32-PW){1'b0}}, wp} - {{(32-PW){1'b0}}, rp})));
+    end
+    always @(posedge clk) if (f_past && !$past(rst || clr)) begin
+        a_count_step: assert(cnt == $past(cnt) + {7'd0, $past(do_push)} - {7'd0, $past(do_pop)});
+    end
+    always @(posedge clk) if (f_past && $past(rst || clr)) a_clear: assert(cnt == 8'd0);
+
+    // order: one watched value, pushed at a time the solver picks, reaches the head
+    // after exactly the pops of the values ahead of it, and leaves unchanged
+    (* anyseq *) reg f_pick;
+    reg             f_armed = 1'b0;
+    reg [7:0]       f_ahead;
+    reg [WIDTH-1:0] f_value;
+    always @(posedge clk) begin
+        if (rst || clr) f_armed <= 1'b0;
+        else if (!f_armed && do_push && f_pick && !(do_pop && cnt == 8'd0)) begin
+            f_armed <= 1'b1;
+            f_ahead <= cnt - {7'd0, do_pop};
+            f_value <= din;
+        end else if (f_armed && do_pop) begin
+            if (f_ahead == 8'd0) f_armed <= 1'b0;
+            else f_ahead <= f_ahead - 8'd1;
+        end
+    end
+    always @(*) if (f_past && f_armed) begin
+        h_watch_in_fifo: assert(f_ahead < cnt);
+        h_watch_slot:    assert(mem[(rp + f_ahead[PW-1:0] > LAST)
+                                    ? rp + f_ahead[PW-1:0] - DEPTH32[PW-1:0]
+                                    : rp + f_ahead[PW-1:0]] == f_value);
+        if (f_ahead == 8'd0) a_order: assert(dout == f_value);
+    end
+    always @(posedge clk) if (f_past) begin
+        c_full:  cover(full);
+        c_order: cover(f_armed && f_ahead == 8'd0 && do_pop && DEPTH > 1 && $past(f_ahead) != 8'd0);
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -51,5 +51,29 @@ module vta_token #(
         else if (do_pop && !do_push) cnt <= cnt - 8'd1;
 `endif
     end
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_token) ------------------------------------------
+    // Assumes: a reset in the first cycle. Guarantees: the count is pushes taken minus pops
+    // taken since the last reset or START (no token lost or invented), never above DEPTH;
+    // a push is taken whenever the count is below DEPTH, a pop whenever it is above 0.
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+    always @(*) if (f_past) begin
+        a_capacity: assert(cnt <= DEPTH8);
+        a_can_push: assert(can_push == (cnt < DEPTH8));
+        a_can_pop:  assert(can_pop == (cnt != 8'd0));
+    end
+    always @(posedge clk) if (f_past) begin
+        if ($past(rst || clr)) a_cleared: assert(cnt == 8'd0);
+        else a_conserved: assert(cnt == $past(cnt) + {7'd0, $past(push && cnt < DEPTH8)}
+                                                  - {7'd0, $past(pop && cnt != 8'd0)});
+    end
+    always @(posedge clk) if (f_past) begin
+        c_full:       cover(cnt == DEPTH8);
+        c_full_pop:   cover(cnt == DEPTH8 && push && pop);
+        c_empty_push: cover(cnt == 8'd0 && push && pop);
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -25,6 +25,7 @@ TOOLS = {
     "g++": "g++",  # Verilator builds C++ models
     "make": "make",
     "perl": "perl",  # the verilator front-end script is perl
+    "berkeley-abc": "berkeley-abc",  # ABC's PDR engine of `make formal` (tb/formal/tools.py)
 }
 EXIT_MISSING = 2
 

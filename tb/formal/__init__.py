@@ -1,0 +1,1 @@
+"""Formal verification of rtl/ with SymbiYosys: module contracts and the whole top (`make formal`)."""
