@@ -51,6 +51,7 @@ SCHEDULER ?=
 RESUME  ?=
 DEFINES ?=
 QUICK   ?=
+DEPTH   ?=
 
 comma := ,
 
@@ -68,6 +69,7 @@ $(if $(filter-out 0 1,$(WAVES)),$(error WAVES=$(WAVES): must be 0 or 1))
 $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
 $(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
 $(if $(filter-out 0 1,$(QUICK)),$(error QUICK=$(QUICK): must be 0 or 1))
+$(if $(DEPTH),$(if $(call is_pos,$(DEPTH)),,$(error DEPTH=$(DEPTH): must be a positive number of steps)))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -86,7 +88,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
-.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -146,6 +148,13 @@ workloads: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.workloads.run --sim $$s --layers $(LAYERS) --scale $(SCALE) \
 		--vt $(VT) $(if $(CONFIG),--config $(CONFIG)) --jobs $(JOBS) $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
 		--out $(or $(OUT),build/workloads$(if $(filter-out vta,$(DUT)),-$(notdir $(basename $(DUT)))))$(if $(filter all,$(SIM)),/$$s); done
+
+# Formal checks of rtl/ (tb/formal/README.md): every module contract with SymbiYosys, the
+# broken copies each must refuse; build/formal/index.html. MODULES=a,b picks contracts,
+# DEPTH=N the bound of the BMC jobs, QUICK=1 the jobs of seconds that make test runs.
+formal: sysdeps $(STAMP)
+	@$(PY) -m tb.formal $(if $(MODULES),--modules $(MODULES)) $(if $(DEPTH),--depth $(DEPTH)) \
+		$(if $(filter 1,$(QUICK)),--quick) --jobs $(JOBS)
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

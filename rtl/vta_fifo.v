@@ -92,11 +92,11 @@ module vta_fifo #(
             else f_ahead <= f_ahead - 8'd1;
         end
     end
+    wire [31:0] f_sum  = {{(32-PW){1'b0}}, rp} + {24'd0, f_ahead};
+    wire [31:0] f_slot = (f_sum > LAST32) ? f_sum - DEPTH32 : f_sum;
     always @(*) if (f_past && f_armed) begin
         h_watch_in_fifo: assert(f_ahead < cnt);
-        h_watch_slot:    assert(mem[(rp + f_ahead[PW-1:0] > LAST)
-                                    ? rp + f_ahead[PW-1:0] - DEPTH32[PW-1:0]
-                                    : rp + f_ahead[PW-1:0]] == f_value);
+        h_watch_slot:    assert(mem[f_slot[PW-1:0]] == f_value);
         if (f_ahead == 8'd0) a_order: assert(dout == f_value);
     end
     always @(posedge clk) if (f_past) begin

@@ -1,0 +1,118 @@
+"""`make formal`: every module contract of rtl/ checked with SymbiYosys, and each broken copy refused.
+
+    python -m tb.formal [--modules fifo,token] [--depth N] [--quick] [--jobs 2] [--out build/formal]
+
+Prints a line as each job starts and ends, then the table (tb/formal/report.py); writes
+build/formal/index.html and report.json, and per failure the waveform, the witness and a
+text trace. Exit status 1 if a contract fails, is not proven where it should be, has an
+assertion whose trigger is never reached, or passes one of its broken copies; 2 if a job
+cannot run (the message names it).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from models.argtypes import OneLineParser
+from tb.formal.jobs import FormalJob, select
+from tb.formal.negatives import NEGATIVES, Negative
+from tb.formal.report import NegativeResult, table, write_html
+from tb.formal.sby import FormalError, JobResult, run_job
+from tb.formal.tools import ToolMissing, formal_env
+from tb.formal.trace import text_trace
+from tb.runner import ROOT, RTL_DIR
+
+OUT = ROOT / "build" / "formal"
+
+
+def _dir(out: Path, name: str) -> Path:
+    return out / name.replace("/", "_").replace(":", "_")
+
+
+def plan(modules: list[str] | None, depth: int | None, quick: bool) -> tuple[list[FormalJob], list[Negative]]:
+    """The jobs and broken copies to run."""
+    jobs = [j for j in select(modules) if j.quick or not quick]
+    if depth is not None:
+        jobs = [replace(j, depth=depth) if j.mode == "bmc" else j for j in jobs]
+    names = {j.name for j in jobs}
+    unknown = [n.name for n in NEGATIVES if n.job not in {j.name for j in select(None)}]
+    if unknown:
+        raise FormalError(f"tb/formal/negatives.py: {', '.join(unknown)} name no job of tb/formal/jobs.py")
+    return jobs, [n for n in NEGATIVES if n.job in names]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = OneLineParser(prog="make formal", description=__doc__.splitlines()[0])
+    p.add_argument("--modules", help="comma-separated modules (fifo or vta_fifo); default all")
+    p.add_argument("--depth", type=int, help="bound of the BMC jobs (default: each job's own)")
+    p.add_argument("--quick", action="store_true", help="only the jobs of a few seconds (make test)")
+    p.add_argument("--jobs", type=int, default=2, help="jobs run at once")
+    p.add_argument("--no-negatives", action="store_true", help="skip the broken copies")
+    p.add_argument("--out", type=Path, default=OUT)
+    args = p.parse_args(argv)
+    if args.depth is not None and args.depth < 1:
+        p.error(f"--depth {args.depth}: must be a positive number of steps")
+    try:
+        env = formal_env()
+        jobs, negatives = plan(args.modules.split(",") if args.modules else None, args.depth, args.quick)
+    except (ToolMissing, FormalError, ValueError) as exc:
+        print(f"make formal: {exc}", file=sys.stderr)
+        return 2
+    if args.no_negatives:
+        negatives = []
+    by_name = {j.name: j for j in select(None)}
+    work: list[tuple[str, FormalJob, Negative | None]] = [(j.name, j, None) for j in jobs]
+    work += [(n.name, by_name[n.job], n) for n in negatives]
+    total, done, t0 = len(work), 0, time.perf_counter()
+    print(f"make formal: {len(jobs)} contract jobs, {len(negatives)} broken copies, {args.jobs} at once "
+          f"(results in {args.out})", flush=True)
+
+    def one(item: tuple[str, FormalJob, Negative | None]) -> JobResult:
+        nonlocal done
+        name, job, neg = item
+        print(f"  start {name} ({'broken copy, BMC' if neg else job.mode + ', ' + job.engine})", flush=True)
+        result = run_job(job, _dir(args.out / ("broken" if neg else ""), name), env, neg)
+        result.name = name
+        done += 1
+        print(f"  [{done}/{total}] {name}: {result.status} ({result.detail}) {result.seconds:.1f} s", flush=True)
+        return result
+
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(one, work))
+    except FormalError as exc:
+        print(f"make formal: {exc}", file=sys.stderr)
+        return 2
+    job_results = results[:len(jobs)]
+    neg_results = [NegativeResult(n.name, n.what, n.expect, r) for n, r in zip(negatives, results[len(jobs):])]
+    traces: dict[str, Path] = {}
+    for r in job_results + [n.result for n in neg_results]:
+        if r.trace_yw is not None and r.failed:
+            src = {f.name: f for f in RTL_DIR.glob("*.v")}
+            broken = r.log.parent / "src" if r.log else None
+            if broken is not None and broken.is_dir():
+                src.update({f.name: f for f in broken.glob("*.v")})
+            path = r.log.parent / "trace.txt" if r.log else args.out / "trace.txt"
+            path.write_text(text_trace(r.trace_yw, r.failed, src, env))
+            traces[r.name] = path
+    print()
+    print(table(job_results, neg_results))
+    for r in job_results:
+        if r.name in traces:
+            print(f"\n{r.name}: counterexample {r.trace_vcd}\n{traces[r.name].read_text()}", end="")
+    page = write_html(args.out, job_results, neg_results, traces)
+    bad = [r.name for r in job_results if not r.ok] + [n.name for n in neg_results if not n.refused]
+    print(f"\n{len(job_results) - sum(not r.ok for r in job_results)}/{len(job_results)} contracts hold, "
+          f"{sum(n.refused for n in neg_results)}/{len(neg_results)} broken copies refused, "
+          f"{time.perf_counter() - t0:.0f} s; report {page}")
+    if bad:
+        print(f"make formal: FAILED: {', '.join(bad)}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""Run one formal job with SymbiYosys and read back what it decided.
+
+For a job (tb/formal/jobs.py) this writes one .sby file with two tasks -- the check itself
+(`prove`: k-induction or PDR; `bmc`: a bound) and `cover`, where every assertion's enable is
+a cover (`chformal -coverenable`) -- runs sby with the job's own `timeout` option (an outer
+kill would orphan the solvers), and parses sby's logs into a :class:`JobResult`.
+
+    run_job(job, workdir, env, negative=None) -> JobResult
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tb.formal.jobs import FormalJob
+from tb.formal.negatives import Negative
+from tb.runner import RTL_DIR
+
+#: labels of contract statements (tb/formal/jobs.py's convention)
+LABEL = re.compile(r"\b([ahmc]_[A-Za-z0-9_]+)\s*:\s*(assert|assume|cover)\s*\(")
+DONE = re.compile(r"DONE \((\w+), rc=(\d+)\)")
+FAILED = re.compile(r"failed assertion (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?")
+REACHED = re.compile(r"\b(reached|unreached) cover statement (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?")
+STEP = re.compile(r"Checking assertions in step (\d+)|bmc3.*?\bF\s*=\s*(\d+)|^\s*(\d+)\s*:\s*F\s*=\s*(\d+)")
+TRACE = re.compile(r"counterexample trace(?: \[(\w+)\])?: (\S+)")
+
+
+class FormalError(RuntimeError):
+    """sby could not run the job (a syntax error in a contract, a missing file): the message says which."""
+
+
+@dataclass
+class Check:
+    """One assertion of the contract and what the runs said of it."""
+
+    label: str
+    kind: str           # assert | assume | cover
+    file: str
+    line: int
+    trigger_step: int | None = None   # step at which its enable was reached (cover task)
+    failed_step: int | None = None    # step of a counterexample (check task)
+
+
+@dataclass
+class JobResult:
+    """What one job decided."""
+
+    name: str
+    mode: str
+    engine: str
+    status: str                         # proven | bounded | FAILED | UNKNOWN | TIMEOUT | ERROR
+    detail: str                         # e.g. "k-induction depth 4", "BMC depth 30"
+    seconds: float
+    checks: list[Check] = field(default_factory=list)
+    failed: list[Check] = field(default_factory=list)
+    trace_vcd: Path | None = None
+    trace_yw: Path | None = None
+    depth_reached: int | None = None
+    unreached: list[str] = field(default_factory=list)   # assertion labels whose trigger was never reached
+    log: Path | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("proven", "bounded") and not self.unreached
+
+
+def contract_checks(path: Path) -> dict[int, Check]:
+    """The labelled statements of a source file, by line number."""
+    out: dict[int, Check] = {}
+    for n, text in enumerate(path.read_text().splitlines(), 1):
+        m = LABEL.search(text)
+        if m:
+            out[n] = Check(m.group(1), m.group(2), path.name, n)
+    return out
+
+
+def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
+    """The .sby file of a job."""
+    check = "prove" if job.mode == "prove" else "bmc"
+    top_script = [f"read -formal {' '.join('-D ' + d for d in defines)} "
+                  f"{' '.join(f.name for f in files if f.suffix == '.v')}".replace("  ", " "),
+                  f"chparam {' '.join(f'-set {k} {v}' for k, v in job.params)} {job.top}" if job.params else "",
+                  f"prep -top {job.top}"]
+    lines = [
+        "[tasks]", check, "cover", "",
+        "[options]",
+        f"{check}: mode {check}", f"{check}: depth {job.depth}",
+        "cover: mode cover", f"cover: depth {job.cover_depth}",
+        f"timeout {job.timeout}", "",
+        "[engines]", f"{check}: {job.engine}", "cover: smtbmc yices", "",
+        "[script]", *[s for s in top_script if s], "cover: chformal -coverenable", "",
+        "[files]", *[str(f) for f in files], "",
+    ]
+    return "\n".join(lines)
+
+
+def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[Path]:
+    """The files sby copies in: the job's rtl/ files (the top broken for a negative) and headers."""
+    files = [RTL_DIR / f for f in job.files]
+    if negative is not None and negative.find:
+        text = files[0].read_text()
+        if text.count(negative.find) != 1:
+            raise FormalError(f"negative {negative.name}: the text to break must occur once in "
+                              f"{files[0].name}, found {text.count(negative.find)} times: {negative.find!r}")
+        broken = workdir / "src" / files[0].name
+        broken.parent.mkdir(parents=True, exist_ok=True)
+        broken.write_text(text.replace(negative.find, negative.replace))
+        files[0] = broken
+    missing = [f for f in files if not f.exists()]
+    if missing:
+        raise FormalError(f"job {job.name}: {', '.join(str(m) for m in missing)} missing")
+    return files + sorted(RTL_DIR.glob("*.vh"))
+
+
+def _log_lines(task_dir: Path) -> list[str]:
+    log = task_dir / "logfile.txt"
+    return log.read_text(errors="replace").splitlines() if log.exists() else []
+
+
+def _status(lines: list[str]) -> str:
+    for line in reversed(lines):
+        m = DONE.search(line)
+        if m:
+            return m.group(1)
+    return "ERROR"
+
+
+def _deepest(task_dir: Path) -> int | None:
+    """The deepest step an engine finished checking, from the engine logs."""
+    best: int | None = None
+    for log in list(task_dir.glob("engine_*/logfile*.txt")) + [task_dir / "logfile.txt"]:
+        if not log.exists():
+            continue
+        for line in log.read_text(errors="replace").splitlines():
+            m = STEP.search(line)
+            if m:
+                vals = [int(v) for v in m.groups() if v is not None]
+                step = vals[0] if m.group(1) else max(vals)
+                best = step if best is None else max(best, step)
+    return best
+
+
+def run_job(job: FormalJob, workdir: Path, env: dict[str, str],
+            negative: Negative | None = None) -> JobResult:
+    """Run a job's check and cover tasks; parse the verdict, failures, traces and triggers."""
+    workdir = workdir.resolve()
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    if negative is not None:
+        # a broken copy must fail with a reachable trace, not merely break an induction step:
+        # bounded check to the depth at which the cover run reaches every trigger
+        job = replace(job, mode="bmc", engine="smtbmc yices", depth=job.cover_depth)
+    defines = job.defines + ((negative.define,) if negative is not None and negative.define else ())
+    files = _sources(job, workdir, negative)
+    sby = workdir / "job.sby"
+    sby.write_text(sby_text(job, files, defines))
+    check = "prove" if job.mode == "prove" else "bmc"
+    tasks = [check] if negative is not None else [check, "cover"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(["sby", "-f", sby.name, *tasks], cwd=workdir, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seconds = time.perf_counter() - t0
+    (workdir / "sby.log").write_text(proc.stdout)
+    lines = _log_lines(workdir / f"job_{check}")
+    status = _status(lines)
+    if status == "ERROR":
+        errors = [ln for ln in proc.stdout.splitlines() if "ERROR" in ln or "rror:" in ln]
+        raise FormalError(f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
+                          + "\n  ".join(errors[-5:] or proc.stdout.splitlines()[-5:]))
+    checks = {}
+    for f in files:
+        if f.suffix == ".v":
+            for n, c in contract_checks(f).items():
+                checks[(f.name, n)] = c
+    failed: list[Check] = []
+    trace_vcd = trace_yw = None
+    for line in lines:
+        m = FAILED.search(line)
+        if m:
+            key = (Path(m.group(2)).name, int(m.group(3)))
+            c = checks.get(key) or Check(m.group(1).split(".")[-1], "assert", key[0], key[1])
+            c.failed_step = int(m.group(4)) if m.group(4) else None
+            if c not in failed:
+                failed.append(c)
+        t = TRACE.search(line)
+        if t and trace_vcd is None and (t.group(1) in (None, "basecase") or status != "FAIL"):
+            trace_vcd = workdir / t.group(2)
+            yw = trace_vcd.with_suffix(".yw")
+            trace_yw = yw if yw.exists() else None
+    depth = _deepest(workdir / f"job_{check}") if job.mode == "bmc" else None
+    if status == "PASS":
+        verdict = "proven" if job.mode == "prove" else "bounded"
+        detail = (f"{'PDR' if 'pdr' in job.engine else 'k-induction'}"
+                  + ("" if "pdr" in job.engine else f", depth {job.depth}")
+                  if job.mode == "prove" else f"BMC depth {job.depth}")
+    elif status == "FAIL":
+        verdict, detail = "FAILED", "counterexample" + (f" at step {failed[0].failed_step}"
+                                                        if failed and failed[0].failed_step is not None else "")
+    elif status == "TIMEOUT" and job.mode == "bmc":
+        verdict, detail = "bounded", f"BMC depth {depth} in {job.timeout} s" if depth is not None else "timeout"
+    elif status == "UNKNOWN":
+        verdict, detail = "UNKNOWN", ("induction failed: " + ", ".join(c.label for c in failed)
+                                      if failed else "no proof")
+    else:
+        verdict, detail = status, f"after {job.timeout} s"
+    unreached: list[str] = []
+    if "cover" in tasks:
+        reached: dict[tuple[str, int], int] = {}
+        misses: set[tuple[str, int]] = set()
+        for line in _log_lines(workdir / "job_cover"):
+            m = REACHED.search(line)
+            if m:
+                key = (Path(m.group(3)).name, int(m.group(4)))
+                if m.group(1) == "reached":
+                    reached[key] = int(m.group(5)) if m.group(5) else 0
+                else:
+                    misses.add(key)
+        cover_status = _status(_log_lines(workdir / "job_cover"))
+        for key, c in checks.items():
+            if c.kind not in ("assert", "cover"):
+                continue
+            if key in reached:
+                c.trigger_step = reached[key]
+            elif key in misses or cover_status in ("PASS", "FAIL"):
+                unreached.append(c.label)
+    return JobResult(job.name, job.mode, job.engine, verdict, detail, seconds,
+                     checks=[c for c in checks.values() if c.kind in ("assert", "cover")],
+                     failed=failed, trace_vcd=trace_vcd, trace_yw=trace_yw, depth_reached=depth,
+                     unreached=unreached, log=workdir / "sby.log")
