@@ -8,9 +8,9 @@ text trace. Exit status 1 if a contract fails, is not proven where it should be,
 assertion whose trigger is never reached, or passes one of its broken copies; 2 if a job
 cannot run (the message names it).
 """
+
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -68,8 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     work: list[tuple[str, FormalJob, Negative | None]] = [(j.name, j, None) for j in jobs]
     work += [(n.name, by_name[n.job], n) for n in negatives]
     total, done, t0 = len(work), 0, time.perf_counter()
-    print(f"make formal: {len(jobs)} contract jobs, {len(negatives)} broken copies, {args.jobs} at once "
-          f"(results in {args.out})", flush=True)
+    print(
+        f"make formal: {len(jobs)} contract jobs, {len(negatives)} broken copies, {args.jobs} at once "
+        f"(results in {args.out})",
+        flush=True,
+    )
 
     def one(item: tuple[str, FormalJob, Negative | None]) -> JobResult:
         nonlocal done
@@ -78,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         result = run_job(job, _dir(args.out / ("broken" if neg else ""), name), env, neg)
         result.name = name
         done += 1
-        print(f"  [{done}/{total}] {name}: {result.status} ({result.detail}) {result.seconds:.1f} s", flush=True)
+        print(
+            f"  [{done}/{total}] {name}: {result.status} ({result.detail}) {result.seconds:.1f} s", flush=True
+        )
         return result
 
     try:
@@ -87,8 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     except FormalError as exc:
         print(f"make formal: {exc}", file=sys.stderr)
         return 2
-    job_results = results[:len(jobs)]
-    neg_results = [NegativeResult(n.name, n.what, n.expect, r) for n, r in zip(negatives, results[len(jobs):])]
+    job_results = results[: len(jobs)]
+    neg_results = [
+        NegativeResult(n.name, n.what, n.expect, r)
+        for n, r in zip(negatives, results[len(jobs) :], strict=True)
+    ]
     traces: dict[str, Path] = {}
     for r in job_results + [n.result for n in neg_results]:
         if r.trace_yw is not None and r.failed:
@@ -106,9 +114,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{r.name}: counterexample {r.trace_vcd}\n{traces[r.name].read_text()}", end="")
     page = write_html(args.out, job_results, neg_results, traces)
     bad = [r.name for r in job_results if not r.ok] + [n.name for n in neg_results if not n.refused]
-    print(f"\n{len(job_results) - sum(not r.ok for r in job_results)}/{len(job_results)} contracts hold, "
-          f"{sum(n.refused for n in neg_results)}/{len(neg_results)} broken copies refused, "
-          f"{time.perf_counter() - t0:.0f} s; report {page}")
+    print(
+        f"\n{len(job_results) - sum(not r.ok for r in job_results)}/{len(job_results)} contracts hold, "
+        f"{sum(n.refused for n in neg_results)}/{len(neg_results)} broken copies refused, "
+        f"{time.perf_counter() - t0:.0f} s; report {page}"
+    )
     if bad:
         print(f"make formal: FAILED: {', '.join(bad)}", file=sys.stderr)
     return 1 if bad else 0

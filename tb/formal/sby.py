@@ -7,6 +7,7 @@ kill would orphan the solvers), and parses sby's logs into a :class:`JobResult`.
 
     run_job(job, workdir, env, negative=None) -> JobResult
 """
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,9 @@ from tb.runner import RTL_DIR
 LABEL = re.compile(r"\b([ahmc]_[A-Za-z0-9_]+)\s*:\s*(assert|assume|cover)\s*\(")
 DONE = re.compile(r"DONE \((\w+), rc=(\d+)\)")
 FAILED = re.compile(r"failed assertion (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?")
-REACHED = re.compile(r"\b(reached|unreached) cover statement (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?")
+REACHED = re.compile(
+    r"\b(reached|unreached) cover statement (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?"
+)
 STEP = re.compile(r"Checking assertions in step (\d+)|bmc3.*?\bF\s*=\s*(\d+)|^\s*(\d+)\s*:\s*F\s*=\s*(\d+)")
 TRACE = re.compile(r"counterexample trace(?: \[(\w+)\])?: (\S+)")
 
@@ -38,11 +41,11 @@ class Check:
     """One assertion of the contract and what the runs said of it."""
 
     label: str
-    kind: str           # assert | assume | cover
+    kind: str  # assert | assume | cover
     file: str
     line: int
-    trigger_step: int | None = None   # step at which its enable was reached (cover task)
-    failed_step: int | None = None    # step of a counterexample (check task)
+    trigger_step: int | None = None  # step at which its enable was reached (cover task)
+    failed_step: int | None = None  # step of a counterexample (check task)
 
 
 @dataclass
@@ -52,15 +55,15 @@ class JobResult:
     name: str
     mode: str
     engine: str
-    status: str                         # proven | bounded | FAILED | UNKNOWN | TIMEOUT | ERROR
-    detail: str                         # e.g. "k-induction depth 4", "BMC depth 30"
+    status: str  # proven | bounded | FAILED | UNKNOWN | TIMEOUT | ERROR
+    detail: str  # e.g. "k-induction depth 4", "BMC depth 30"
     seconds: float
     checks: list[Check] = field(default_factory=list)
     failed: list[Check] = field(default_factory=list)
     trace_vcd: Path | None = None
     trace_yw: Path | None = None
     depth_reached: int | None = None
-    unreached: list[str] = field(default_factory=list)   # assertion labels whose trigger was never reached
+    unreached: list[str] = field(default_factory=list)  # assertion labels whose trigger was never reached
     log: Path | None = None
 
     @property
@@ -81,19 +84,35 @@ def contract_checks(path: Path) -> dict[int, Check]:
 def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
     """The .sby file of a job."""
     check = "prove" if job.mode == "prove" else "bmc"
-    top_script = [f"read -formal {' '.join('-D ' + d for d in defines)} "
-                  f"{' '.join(f.name for f in files if f.suffix == '.v')}".replace("  ", " "),
-                  f"chparam {' '.join(f'-set {k} {v}' for k, v in job.params)} {job.top}" if job.params else "",
-                  f"prep -top {job.top}"]
+    top_script = [
+        f"read -formal {' '.join('-D ' + d for d in defines)} "
+        f"{' '.join(f.name for f in files if f.suffix == '.v')}".replace("  ", " "),
+        f"chparam {' '.join(f'-set {k} {v}' for k, v in job.params)} {job.top}" if job.params else "",
+        f"prep -top {job.top}",
+    ]
     lines = [
-        "[tasks]", check, "cover", "",
+        "[tasks]",
+        check,
+        "cover",
+        "",
         "[options]",
-        f"{check}: mode {check}", f"{check}: depth {job.depth}",
-        "cover: mode cover", f"cover: depth {job.cover_depth}",
-        f"timeout {job.timeout}", "",
-        "[engines]", f"{check}: {job.engine}", "cover: smtbmc yices", "",
-        "[script]", *[s for s in top_script if s], "cover: chformal -coverenable", "",
-        "[files]", *[str(f) for f in files], "",
+        f"{check}: mode {check}",
+        f"{check}: depth {job.depth}",
+        "cover: mode cover",
+        f"cover: depth {job.cover_depth}",
+        f"timeout {job.timeout}",
+        "",
+        "[engines]",
+        f"{check}: {job.engine}",
+        "cover: smtbmc yices",
+        "",
+        "[script]",
+        *[s for s in top_script if s],
+        "cover: chformal -coverenable",
+        "",
+        "[files]",
+        *[str(f) for f in files],
+        "",
     ]
     return "\n".join(lines)
 
@@ -104,8 +123,10 @@ def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[P
     if negative is not None and negative.find:
         text = files[0].read_text()
         if text.count(negative.find) != 1:
-            raise FormalError(f"negative {negative.name}: the text to break must occur once in "
-                              f"{files[0].name}, found {text.count(negative.find)} times: {negative.find!r}")
+            raise FormalError(
+                f"negative {negative.name}: the text to break must occur once in "
+                f"{files[0].name}, found {text.count(negative.find)} times: {negative.find!r}"
+            )
         broken = workdir / "src" / files[0].name
         broken.parent.mkdir(parents=True, exist_ok=True)
         broken.write_text(text.replace(negative.find, negative.replace))
@@ -144,8 +165,9 @@ def _deepest(task_dir: Path) -> int | None:
     return best
 
 
-def run_job(job: FormalJob, workdir: Path, env: dict[str, str],
-            negative: Negative | None = None) -> JobResult:
+def run_job(
+    job: FormalJob, workdir: Path, env: dict[str, str], negative: Negative | None = None
+) -> JobResult:
     """Run a job's check and cover tasks; parse the verdict, failures, traces and triggers."""
     workdir = workdir.resolve()
     if workdir.exists():
@@ -162,16 +184,24 @@ def run_job(job: FormalJob, workdir: Path, env: dict[str, str],
     check = "prove" if job.mode == "prove" else "bmc"
     tasks = [check] if negative is not None else [check, "cover"]
     t0 = time.perf_counter()
-    proc = subprocess.run(["sby", "-f", sby.name, *tasks], cwd=workdir, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.run(
+        ["sby", "-f", sby.name, *tasks],
+        cwd=workdir,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     seconds = time.perf_counter() - t0
     (workdir / "sby.log").write_text(proc.stdout)
     lines = _log_lines(workdir / f"job_{check}")
     status = _status(lines)
     if status == "ERROR":
         errors = [ln for ln in proc.stdout.splitlines() if "ERROR" in ln or "rror:" in ln]
-        raise FormalError(f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
-                          + "\n  ".join(errors[-5:] or proc.stdout.splitlines()[-5:]))
+        raise FormalError(
+            f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
+            + "\n  ".join(errors[-5:] or proc.stdout.splitlines()[-5:])
+        )
     checks = {}
     for f in files:
         if f.suffix == ".v":
@@ -195,17 +225,28 @@ def run_job(job: FormalJob, workdir: Path, env: dict[str, str],
     depth = _deepest(workdir / f"job_{check}") if job.mode == "bmc" else None
     if status == "PASS":
         verdict = "proven" if job.mode == "prove" else "bounded"
-        detail = (f"{'PDR' if 'pdr' in job.engine else 'k-induction'}"
-                  + ("" if "pdr" in job.engine else f", depth {job.depth}")
-                  if job.mode == "prove" else f"BMC depth {job.depth}")
+        detail = (
+            f"{'PDR' if 'pdr' in job.engine else 'k-induction'}"
+            + ("" if "pdr" in job.engine else f", depth {job.depth}")
+            if job.mode == "prove"
+            else f"BMC depth {job.depth}"
+        )
     elif status == "FAIL":
-        verdict, detail = "FAILED", "counterexample" + (f" at step {failed[0].failed_step}"
-                                                        if failed and failed[0].failed_step is not None else "")
+        verdict, detail = (
+            "FAILED",
+            "counterexample"
+            + (f" at step {failed[0].failed_step}" if failed and failed[0].failed_step is not None else ""),
+        )
     elif status == "TIMEOUT" and job.mode == "bmc":
-        verdict, detail = "bounded", f"BMC depth {depth} in {job.timeout} s" if depth is not None else "timeout"
+        verdict, detail = (
+            "bounded",
+            f"BMC depth {depth} in {job.timeout} s" if depth is not None else "timeout",
+        )
     elif status == "UNKNOWN":
-        verdict, detail = "UNKNOWN", ("induction failed: " + ", ".join(c.label for c in failed)
-                                      if failed else "no proof")
+        verdict, detail = (
+            "UNKNOWN",
+            ("induction failed: " + ", ".join(c.label for c in failed) if failed else "no proof"),
+        )
     else:
         verdict, detail = status, f"after {job.timeout} s"
     unreached: list[str] = []
@@ -228,7 +269,18 @@ def run_job(job: FormalJob, workdir: Path, env: dict[str, str],
                 c.trigger_step = reached[key]
             elif key in misses or cover_status in ("PASS", "FAIL"):
                 unreached.append(c.label)
-    return JobResult(job.name, job.mode, job.engine, verdict, detail, seconds,
-                     checks=[c for c in checks.values() if c.kind in ("assert", "cover")],
-                     failed=failed, trace_vcd=trace_vcd, trace_yw=trace_yw, depth_reached=depth,
-                     unreached=unreached, log=workdir / "sby.log")
+    return JobResult(
+        job.name,
+        job.mode,
+        job.engine,
+        verdict,
+        detail,
+        seconds,
+        checks=[c for c in checks.values() if c.kind in ("assert", "cover")],
+        failed=failed,
+        trace_vcd=trace_vcd,
+        trace_yw=trace_yw,
+        depth_reached=depth,
+        unreached=unreached,
+        log=workdir / "sby.log",
+    )

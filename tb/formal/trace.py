@@ -5,6 +5,7 @@ exactly the free inputs per step, which is what a reader needs to replay the fai
 `yosys-witness display` prints it bit by bit; this turns that into one line per cycle with
 each input in hex, followed by the violated assertions and their source lines.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,7 +41,10 @@ def text_trace(yw: Path, failed: list[Check], sources: dict[str, Path], env: dic
     prev: dict[str, str] = {}
     for n, inputs in enumerate(witness_steps(yw, env)):
         shown = inputs if n == 0 else {k: v for k, v in inputs.items() if prev.get(k) != v}
-        lines.append(f"cycle {n:3d}: " + (" ".join(f"{k}={v}" for k, v in sorted(shown.items())) or "(inputs unchanged)"))
+        lines.append(
+            f"cycle {n:3d}: "
+            + (" ".join(f"{k}={v}" for k, v in sorted(shown.items())) or "(inputs unchanged)")
+        )
         prev = inputs
     for c in failed:
         src = sources.get(c.file)
