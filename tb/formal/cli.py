@@ -1,12 +1,19 @@
 """`make formal`: every module contract of rtl/ checked with SymbiYosys, and each broken copy refused.
 
     python -m tb.formal [--modules fifo,token] [--depth N] [--quick] [--jobs 2] [--out build/formal]
+    python -m tb.formal --mutant        # a changed copy of rtl/ (VTA_RTL_DIR): tb/mutate's formal stage
 
 Prints a line as each job starts and ends, then the table (tb/formal/report.py); writes
 build/formal/index.html and report.json, and per failure the waveform, the witness and a
 text trace. Exit status 1 if a contract fails, is not proven where it should be, has an
 assertion whose trigger is never reached, or passes one of its broken copies; 2 if a job
-cannot run (the message names it).
+cannot run (the message names it). Each failing job also prints one line
+`FAILED <job>: [formal] <assertion> ...`, the form tb/mutate reads.
+
+--mutant checks a mutant (tb/mutate, `TESTS=formal`): only the contracts whose files differ
+from rtl/'s (all of them when none differ: the unmutated baseline), without the broken
+copies, and only a counterexample counts: a proof that no longer closes, or a trigger no
+longer reached, is printed as UNPROVEN and does not kill the mutant (it shows no bug).
 """
 
 from __future__ import annotations
@@ -18,9 +25,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from tb.formal.jobs import FormalJob, select
+from tb.formal.jobs import FormalJob, jobs_touching, select
 from tb.formal.negatives import NEGATIVES, Negative
-from tb.formal.report import NegativeResult, table, write_html
+from tb.formal.report import NegativeResult, result_cell, table, write_html
 from tb.formal.sby import FormalError, JobResult, run_job
 from tb.formal.tools import ToolMissing, formal_env
 from tb.formal.trace import text_trace
@@ -53,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2, help="jobs run at once")
     p.add_argument("--no-negatives", action="store_true", help="skip the broken copies")
     p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--mutant", action="store_true", help="the contracts a changed rtl/ copy touches")
     args = p.parse_args(argv)
     if args.depth is not None and args.depth < 1:
         p.error(f"--depth {args.depth}: must be a positive number of steps")
@@ -62,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     except (ToolMissing, FormalError, ValueError) as exc:
         print(f"make formal: {exc}", file=sys.stderr)
         return 2
+    if args.mutant:
+        jobs, negatives = [j for j in jobs_touching(RTL_DIR, ROOT / "rtl") if j.mutation], []
     if args.no_negatives:
         negatives = []
     by_name = {j.name: j for j in select(None)}
@@ -113,7 +123,15 @@ def main(argv: list[str] | None = None) -> int:
         if r.name in traces:
             print(f"\n{r.name}: counterexample {r.trace_vcd}\n{traces[r.name].read_text()}", end="")
     page = write_html(args.out, job_results, neg_results, traces)
-    bad = [r.name for r in job_results if not r.ok] + [n.name for n in neg_results if not n.refused]
+    for r in job_results:
+        if r.status == "FAILED":
+            print(f"FAILED {r.name}: [formal] {result_cell(r)}")
+        elif not r.ok:
+            print(f"UNPROVEN {r.name}: {result_cell(r)}")
+    if args.mutant:
+        bad = [r.name for r in job_results if r.status == "FAILED"]
+    else:
+        bad = [r.name for r in job_results if not r.ok] + [n.name for n in neg_results if not n.refused]
     print(
         f"\n{len(job_results) - sum(not r.ok for r in job_results)}/{len(job_results)} contracts hold, "
         f"{sum(n.refused for n in neg_results)}/{len(neg_results)} broken copies refused, "

@@ -18,6 +18,7 @@ states per assertion that its trigger is reachable.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 from models.config import VtaConfig
@@ -41,6 +42,7 @@ class FormalJob:
     why: str = ""                              # mode bmc: why no proof
     timeout: int = 600                         # sby's own timeout, seconds
     quick: bool = False                        # part of make test's subset (seconds each)
+    mutation: bool = True                      # run on mutants (tb/mutate TESTS=formal)
 
     @property
     def name(self) -> str:
@@ -92,6 +94,18 @@ def jobs() -> list[FormalJob]:
     ]
     del small
     return out
+
+
+def jobs_touching(design: Path, reference: Path) -> list[FormalJob]:
+    """The jobs that read a file of `design` differing from `reference` (every job if none differs)."""
+    changed = {f.name for f in design.glob("*.v*")
+               if not (reference / f.name).exists() or (reference / f.name).read_bytes() != f.read_bytes()}
+    every = jobs()
+    if not changed:
+        return every
+    if any(name.endswith(".vh") for name in changed):
+        return every
+    return [j for j in every if changed & set(j.files)]
 
 
 def select(modules: list[str] | None) -> list[FormalJob]:

@@ -168,7 +168,30 @@ def _deepest(task_dir: Path) -> int | None:
 def run_job(
     job: FormalJob, workdir: Path, env: dict[str, str], negative: Negative | None = None
 ) -> JobResult:
-    """Run a job's check and cover tasks; parse the verdict, failures, traces and triggers."""
+    """Run a job's check and cover tasks; parse the verdict, failures, traces and triggers.
+
+    When k-induction does not close (UNKNOWN), a bounded search to the cover depth follows:
+    a counterexample found there is a real failure (FAILED, with its reachable trace), while
+    none means only that the proof is missing (UNKNOWN: a helper invariant is needed).
+    """
+    result = _run(job, workdir, env, negative)
+    if result.status != "UNKNOWN" or job.mode != "prove":
+        return result
+    search = _run(replace(job, mode="bmc", engine="smtbmc yices", depth=job.cover_depth),
+                  workdir / "search", env, negative, with_cover=False)
+    if search.status == "FAILED":
+        search.seconds += result.seconds
+        search.checks, search.unreached, search.mode = result.checks, result.unreached, job.mode
+        search.engine = job.engine
+        return search
+    result.detail += f"; no counterexample in {job.cover_depth} steps"
+    result.seconds += search.seconds
+    return result
+
+
+def _run(
+    job: FormalJob, workdir: Path, env: dict[str, str], negative: Negative | None, with_cover: bool = True
+) -> JobResult:
     workdir = workdir.resolve()
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -182,7 +205,7 @@ def run_job(
     sby = workdir / "job.sby"
     sby.write_text(sby_text(job, files, defines))
     check = "prove" if job.mode == "prove" else "bmc"
-    tasks = [check] if negative is not None else [check, "cover"]
+    tasks = [check] if negative is not None or not with_cover else [check, "cover"]
     t0 = time.perf_counter()
     proc = subprocess.run(
         ["sby", "-f", sby.name, *tasks],

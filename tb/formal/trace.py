@@ -50,5 +50,5 @@ def text_trace(yw: Path, failed: list[Check], sources: dict[str, Path], env: dic
         src = sources.get(c.file)
         text = src.read_text().splitlines()[c.line - 1].strip() if src and src.exists() else ""
         at = f" at cycle {c.failed_step}" if c.failed_step is not None else ""
-        lines.append(f"FAILED {c.label}{at}: {c.file}:{c.line}: {text}")
+        lines.append(f"assertion {c.label} fails{at}: {c.file}:{c.line}: {text}")
     return "\n".join(lines) + "\n"

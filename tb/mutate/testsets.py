@@ -8,12 +8,15 @@ at the mutant's design with VTA_RTL_DIR and stops the mutant at the first failin
               programs, register map, reset, back-to-back), then 10 more random programs
     regress   quick, 40 more random programs, the scaled-down ResNet-18 layers
               (`python -m tb.workloads.run --scale small`), and the other simulator's quick run
+    formal    the module contracts the mutant's file takes part in (`python -m tb.formal
+              --mutant`: SymbiYosys, no simulator; only a counterexample kills)
+    formal+quick  formal, then quick: the two together
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-TESTS = ("directed", "quick", "regress")
+TESTS = ("directed", "quick", "regress", "formal", "formal+quick")
 SIMS = ("icarus", "verilator")
 UVM = "tb.uvm.run"
 WORKLOADS = "tb.workloads.run"
@@ -39,6 +42,10 @@ class Stage:
         return " ".join(["python", "-m", self.module, *self.args])
 
 
+#: the formal stage: one job at a time (mutants already run in parallel)
+FORMAL = Stage("formal", "tb.formal", ("--mutant", "--jobs", "1", "--out", "{out}/formal"), False)
+
+
 def uvm(name: str, sim: str, *extra: str) -> Stage:
     return Stage(name, UVM, ("--sim", sim, "--mode", "fast", *extra))
 
@@ -49,8 +56,12 @@ def stages(tests: str, sim: str) -> list[Stage]:
         raise ValueError(f"--tests {tests}: must be one of {', '.join(TESTS)}")
     if sim not in SIMS:
         raise ValueError(f"--sim {sim}: must be one of {', '.join(SIMS)}")
+    if tests == "formal":
+        return [FORMAL]
     if tests == "directed":
         return [uvm(f"directed-{sim}", sim, "--test", "directed")]
+    if tests == "formal+quick":
+        return [FORMAL, *stages("quick", sim)]
     out = [uvm(f"uvm-{sim}", sim), uvm(f"random101-{sim}", sim, "--test", "random", "--seed", "101",
                                        "--count", "10")]
     if tests == "regress":

@@ -120,7 +120,7 @@ CASES = [
          r"RESUME=build/regress/x: a run directory is one simulator's run; with SIM=all use RESUME=1"),
     Case("make: bad knob", "make-mutate-N=0", ("make", "mutate", "N=0"), r"N=0: must be a positive integer"),
     Case("make: bad knob", "make-mutate-TESTS=all", ("make", "mutate", "TESTS=all"),
-         r"TESTS=all: must be directed, quick or regress"),
+         r"TESTS=all: must be directed, quick, regress, formal or formal\+quick"),
     Case("make: bad knob", "make-mutate-SIM=all", ("make", "mutate", "SIM=all"),
          r"SIM=all: make mutate runs on one simulator"),
     Case("make: bad knob", "make-breaks-SIM=all", ("make", "breaks", "SIM=all"),

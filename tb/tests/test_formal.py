@@ -96,7 +96,7 @@ def test_a_failing_contract_is_reported_with_its_trace(tmp_path: Path) -> None:
         for n, t in enumerate((ROOT / "rtl" / "vta_token.v").read_text().splitlines(), 1)
         if "a_can_pop:" in t
     )
-    assert "FAILED a_can_pop at cycle " in trace and f"vta_token.v:{line}: a_can_pop:" in trace
+    assert "assertion a_can_pop fails at cycle " in trace and f"vta_token.v:{line}: a_can_pop:" in trace
     page = (tmp_path / "out" / "index.html").read_text()
     assert "FAILED a_can_pop" in page and "trace.txt" in page and ".vcd" in page
 
