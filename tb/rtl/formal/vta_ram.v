@@ -4,7 +4,9 @@
 // is free, but it changes only where the real RAM's may: at a clock edge with a read (re)
 // or with reset/clr (the real one then reads zero). Every value the real RAM can show at
 // every cycle is one of this model's, so the port rules proven around it hold around the
-// real RAM; what it loses is only data (compute results), which no port rule depends on.
+// real RAM; what it loses is only data. It replaces every instance (vta_top's INP, WGT and
+// OUT buffers, vta_compute's micro-op and accumulator RAMs): free micro-ops are any a program
+// could have loaded, free buffer contents any it could have computed.
 module vta_ram #(
     parameter integer WIDTH     = 8,
     parameter integer LOG_DEPTH = 4
