@@ -19,6 +19,10 @@
 //       12 attributes           {AxLOCK, AxCACHE, AxPROT, AxQOS} differ from ATTR  (AXI4 only)
 //   channel 0 AW, 1 W, 2 B, 3 AR, 4 R. signal: index in the channel's payload list below.
 // W beats may come before their AW: they wait in a queue and are matched in order.
+// The rules 3-10 and 12 and their bookkeeping live in tb/rtl/vta_axi_rules.vh, shared with
+// the formal top (tb/rtl/formal/vta_formal_top.v): this module only reports them (ranked in
+// the order below, first violation latched, waivers) and adds the rules that exist only in a
+// four-state simulation (1, 2) or only in the testbench (11). Builds need -I tb/rtl.
 // WAIVE (bit r: rule r) names rules a DUT profile states the DUT breaks (tb/duts: e.g.
 // protocol.4k-boundary waives rule 7): a waived finding does not latch `violation`; it is
 // counted in `waived_n` and the first one kept (waived_rule, _chan, _sig, _cycle, _value0/1), so the
@@ -76,14 +80,12 @@ module vta_tb_axi_check #(
     output reg  [63:0]     value0,
     output reg  [63:0]     value1
 );
-    localparam integer NB = DW / 8;
-    localparam integer QW = $clog2(QD);
-    localparam integer NID = 1 << IDW;
-    localparam integer LB = $clog2(NB);
+    localparam integer LB = $clog2(DW / 8);
 
-    // payloads per channel, in the order the signal codes count them
-    wire [IDW+AW+8+3+2-1:0] aw_pl = {awburst, awsize, awlen, awaddr, awid};  // 0 id 1 addr 2 len 3 size 4 burst
-    wire [IDW+AW+8+3+2-1:0] ar_pl = {arburst, arsize, arlen, araddr, arid};
+    // the rules and their bookkeeping (shared with the formal top; this file only reports)
+`include "vta_axi_rules.vh"
+
+    // write data of the strobed lanes (rule 2 looks for X only where a lane is enabled)
     wire [DW-1:0]           w_strobed;
     genvar g;
     generate
@@ -91,9 +93,6 @@ module vta_tb_axi_check #(
             assign w_strobed[8*g +: 8] = wstrb[g] ? wdata[8*g +: 8] : 8'd0;
         end
     endgenerate
-    wire [DW+NB:0]          w_pl = {wlast, wstrb, wdata};                   // 0 data 1 strb 2 last
-    wire [IDW+2-1:0]        b_pl = {bresp, bid};                            // 0 id 1 resp
-    wire [IDW+DW+3-1:0]     r_pl = {rlast, rresp, rdata, rid};              // 0 id 1 data 2 resp 3 last
 
     // --- reporting: the first violation only ----------------------------------------------
     reg        fire_now;
@@ -136,13 +135,6 @@ module vta_tb_axi_check #(
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // --- stability: payload and valid held while waiting for ready ---------------------------
-    reg                     aw_wait, w_wait, b_wait, ar_wait, r_wait;
-    reg [IDW+AW+8+3+2-1:0]  aw_prev, ar_prev;
-    reg [DW+NB:0]           w_prev;
-    reg [IDW+2-1:0]         b_prev;
-    reg [IDW+DW+3-1:0]      r_prev;
-
     // the low 64 bits of data words, for the latched values (any bus width)
     wire [DW+63:0] w_prev_x = {64'd0, w_prev[DW-1:0]};
     wire [DW+63:0] wdata_x  = {64'd0, wdata};
@@ -150,57 +142,18 @@ module vta_tb_axi_check #(
     wire [DW+63:0] rdata_x  = {64'd0, rdata};
     wire [63:0] w_prev_lo = w_prev_x[63:0], wdata_lo = wdata_x[63:0];
     wire [63:0] r_prev_lo = r_prev_x[63:0], rdata_lo = rdata_x[63:0];
+    wire [63:0] aw_prev_a = {{(64-AW){1'b0}}, aw_prev[IDW +: AW]};
+    wire [63:0] ar_prev_a = {{(64-AW){1'b0}}, ar_prev[IDW +: AW]};
 
-    // --- AXI4 bookkeeping -------------------------------------------------------------------------
-    reg [8:0]      awq_beats [0:QD-1];                      // AW bursts awaiting W beats
-    reg [IDW-1:0]  awq_id    [0:QD-1];
-    reg [QW-1:0]   awq_wp, awq_rp;
-    reg [QW:0]     awq_n;
-    reg [8:0]      w_done;                                  // beats matched to the head AW
-    reg            wq_last  [0:QD-1];                       // W beats not yet matched
-    reg [QW-1:0]   wq_wp, wq_rp;
-    reg [QW:0]     wq_n;
-    reg [15:0]     b_owed [0:NID-1];                        // writes complete, B not yet given
-    reg [8:0]      rq_beats [0:NID*QD-1];                   // per id: outstanding reads
-    reg [QW-1:0]   rq_wp [0:NID-1];
-    reg [QW-1:0]   rq_rp [0:NID-1];
-    reg [QW:0]     rq_n  [0:NID-1];
-    reg [8:0]      r_done [0:NID-1];                        // beats of the head read received
-    reg [31:0]     lite_aw, lite_w, lite_b, lite_ar, lite_r;
-
-    task automatic check_addr(input [2:0] c, input [AW-1:0] a, input [7:0] len, input [2:0] size,
-                              input [1:0] burst, input [11:0] attr);
-        reg [AW-1:0] start, last;
-        begin
-            start = (a >> size) << size;
-            last = start + (({{(AW-8){1'b0}}, len} + 1) << size) - 1;
-            if (burst != 2'd1) flag(4'd5, c, 3'd4, {62'd0, burst}, 64'd0);
-            if ((32'd1 << size) > NB) flag(4'd6, c, 3'd3, {61'd0, size}, 64'(NB));
-            if ((start >> 12) != (last >> 12)) flag(4'd7, c, 3'd1, {{(64-AW){1'b0}}, a}, {53'd0, size, len});
-            if (attr != ATTR) flag(4'd12, c, 3'd5, {52'd0, attr}, {52'd0, ATTR});
-        end
-    endtask
-
-    integer k;
-    reg [IDW-1:0] id;
-    reg [8:0] n;
-    /* verilator lint_off BLKSEQ */  // fire_now, n, id: this cycle's scratch values
+    /* verilator lint_off BLKSEQ */  // fire_now, waive_now: this cycle's scratch values
     always @(posedge clk) begin
         fire_now = 1'b0;
         waive_now = 1'b0;
         if (!rst_n) begin
             violation <= 1'b0;
             waived_n <= 32'd0;
-            aw_wait <= 1'b0; w_wait <= 1'b0; b_wait <= 1'b0; ar_wait <= 1'b0; r_wait <= 1'b0;
-            awq_wp <= {QW{1'b0}}; awq_rp <= {QW{1'b0}}; awq_n <= {(QW+1){1'b0}};
-            wq_wp <= {QW{1'b0}}; wq_rp <= {QW{1'b0}}; wq_n <= {(QW+1){1'b0}}; w_done <= 9'd0;
-            for (k = 0; k < NID; k = k + 1) begin
-                b_owed[k] <= 16'd0; rq_wp[k] <= {QW{1'b0}}; rq_rp[k] <= {QW{1'b0}};
-                rq_n[k] <= {(QW+1){1'b0}}; r_done[k] <= 9'd0;
-            end
-            lite_aw <= 32'd0; lite_w <= 32'd0; lite_b <= 32'd0; lite_ar <= 32'd0; lite_r <= 32'd0;
         end else begin
-            // handshake and payload X/Z
+            // handshake and payload X/Z (four-state simulators only: here, not in the rules)
             if (^{awvalid, awready} === 1'bx) flag(4'd1, 3'd0, 3'd0, {63'd0, awvalid}, {63'd0, awready});
             if (^{wvalid, wready} === 1'bx)   flag(4'd1, 3'd1, 3'd0, {63'd0, wvalid}, {63'd0, wready});
             if (^{bvalid, bready} === 1'bx)   flag(4'd1, 3'd2, 3'd0, {63'd0, bvalid}, {63'd0, bready});
@@ -213,108 +166,36 @@ module vta_tb_axi_check #(
             if (bvalid === 1'b1 && (^b_pl === 1'bx)) flag(4'd2, 3'd2, (^bid === 1'bx) ? 3'd0 : 3'd1, 64'd0, 64'd0);
             if (rvalid === 1'b1 && (^r_pl === 1'bx))
                 flag(4'd2, 3'd4, (^rid === 1'bx) ? 3'd0 : (^rdata === 1'bx) ? 3'd1 : (^rresp === 1'bx) ? 3'd2 : 3'd3, 64'd0, 64'd0);
-            // stability while waiting
-            if (aw_wait && awvalid !== 1'b1) flag(4'd3, 3'd0, 3'd0, {{(64-AW){1'b0}}, aw_prev[IDW +: AW]}, 64'd0);
-            else if (aw_wait && aw_pl !== aw_prev) flag(4'd4, 3'd0, 3'd1, {{(64-AW){1'b0}}, aw_prev[IDW +: AW]}, {{(64-AW){1'b0}}, awaddr});
-            if (ar_wait && arvalid !== 1'b1) flag(4'd3, 3'd3, 3'd0, {{(64-AW){1'b0}}, ar_prev[IDW +: AW]}, 64'd0);
-            else if (ar_wait && ar_pl !== ar_prev) flag(4'd4, 3'd3, 3'd1, {{(64-AW){1'b0}}, ar_prev[IDW +: AW]}, {{(64-AW){1'b0}}, araddr});
-            if (w_wait && wvalid !== 1'b1) flag(4'd3, 3'd1, 3'd0, 64'd0, 64'd0);
-            else if (w_wait && w_pl !== w_prev)
-                flag(4'd4, 3'd1, (w_pl[DW-1:0] !== w_prev[DW-1:0]) ? 3'd0 : (w_pl[DW +: NB] !== w_prev[DW +: NB]) ? 3'd1 : 3'd2,
-                     w_prev_lo, wdata_lo);
-            if (b_wait && bvalid !== 1'b1) flag(4'd3, 3'd2, 3'd0, 64'd0, 64'd0);
-            else if (b_wait && b_pl !== b_prev) flag(4'd4, 3'd2, 3'd1, {62'd0, b_prev[IDW +: 2]}, {62'd0, bresp});
-            if (r_wait && rvalid !== 1'b1) flag(4'd3, 3'd4, 3'd0, 64'd0, 64'd0);
-            else if (r_wait && r_pl !== r_prev) flag(4'd4, 3'd4, 3'd1, r_prev_lo, rdata_lo);
-            aw_wait <= awvalid === 1'b1 && awready !== 1'b1; aw_prev <= aw_pl;
-            w_wait  <= wvalid === 1'b1 && wready !== 1'b1;   w_prev  <= w_pl;
-            b_wait  <= bvalid === 1'b1 && bready !== 1'b1;   b_prev  <= b_pl;
-            ar_wait <= arvalid === 1'b1 && arready !== 1'b1; ar_prev <= ar_pl;
-            r_wait  <= rvalid === 1'b1 && rready !== 1'b1;   r_prev  <= r_pl;
-
-            if (LITE != 0) begin
-                // responses only for requests: B needs address and data, R an address
-                if (bvalid === 1'b1 && (lite_aw < lite_w ? lite_aw : lite_w) <= lite_b)
-                    flag(4'd10, 3'd2, 3'd0, {32'd0, lite_aw < lite_w ? lite_aw : lite_w}, {32'd0, lite_b});
-                if (rvalid === 1'b1 && lite_ar <= lite_r) flag(4'd10, 3'd4, 3'd0, {32'd0, lite_ar}, {32'd0, lite_r});
-                lite_aw <= lite_aw + {31'd0, awvalid === 1'b1 && awready === 1'b1};
-                lite_w  <= lite_w + {31'd0, wvalid === 1'b1 && wready === 1'b1};
-                lite_b  <= lite_b + {31'd0, bvalid === 1'b1 && bready === 1'b1};
-                lite_ar <= lite_ar + {31'd0, arvalid === 1'b1 && arready === 1'b1};
-                lite_r  <= lite_r + {31'd0, rvalid === 1'b1 && rready === 1'b1};
-            end else begin
-                // AW: address rules, then wait for its W beats
-                if (awvalid === 1'b1 && awready === 1'b1) begin
-                    check_addr(3'd0, awaddr, awlen, awsize, awburst, awattr);
-                    awq_beats[awq_wp] <= {1'b0, awlen} + 9'd1;
-                    awq_id[awq_wp] <= awid;
-                    awq_wp <= awq_wp + 1'b1;
-                end
-                // W: queue the beat; match the oldest queued beat to the oldest AW
-                if (wvalid === 1'b1 && wready === 1'b1) begin
-                    wq_last[wq_wp] <= wlast === 1'b1;
-                    wq_wp <= wq_wp + 1'b1;
-                end
-                if (wq_n != 0 && awq_n != 0) begin
-                    n = w_done + 9'd1;
-                    if (wq_last[wq_rp] && n != awq_beats[awq_rp])
-                        flag(4'd8, 3'd1, 3'd2, {55'd0, n}, {55'd0, awq_beats[awq_rp]});
-                    if (!wq_last[wq_rp] && n == awq_beats[awq_rp])
-                        flag(4'd8, 3'd1, 3'd2, {55'd0, n}, {55'd0, awq_beats[awq_rp]} | 64'h1_0000_0000);
-                    if (n == awq_beats[awq_rp]) begin
-                        awq_rp <= awq_rp + 1'b1;
-                        w_done <= 9'd0;
-                    end else begin
-                        w_done <= n;
-                    end
-                    wq_rp <= wq_rp + 1'b1;
-                end
-                awq_n <= awq_n + {{QW{1'b0}}, awvalid === 1'b1 && awready === 1'b1}
-                               - {{QW{1'b0}}, wq_n != 0 && awq_n != 0 && w_done + 9'd1 == awq_beats[awq_rp]};
-                wq_n <= wq_n + {{QW{1'b0}}, wvalid === 1'b1 && wready === 1'b1}
-                             - {{QW{1'b0}}, wq_n != 0 && awq_n != 0};
-                // B: only for a completed write of that id; the response the test injected
-                if (bvalid === 1'b1) begin
-                    if (b_owed[bid] == 16'd0) flag(4'd10, 3'd2, 3'd0, {{(64-IDW){1'b0}}, bid}, 64'd0);
-                    else if (bready === 1'b1 && bresp !== b_inj)
-                        flag(4'd11, 3'd2, 3'd1, {62'd0, bresp}, {62'd0, b_inj});
-                end
-                id = awq_id[awq_rp];
-                for (k = 0; k < NID; k = k + 1)
-                    b_owed[k] <= b_owed[k]
-                               + {15'd0, wq_n != 0 && awq_n != 0 && w_done + 9'd1 == awq_beats[awq_rp]
-                                         && id == k[IDW-1:0]}
-                               - {15'd0, bvalid === 1'b1 && bready === 1'b1 && bid == k[IDW-1:0]
-                                         && b_owed[k] != 16'd0};
-                // AR: address rules, then outstanding per id
-                if (arvalid === 1'b1 && arready === 1'b1) begin
-                    check_addr(3'd3, araddr, arlen, arsize, arburst, arattr);
-                    rq_beats[{arid, rq_wp[arid]}] <= {1'b0, arlen} + 9'd1;
-                    rq_wp[arid] <= rq_wp[arid] + 1'b1;
-                end
-                // R: only for an outstanding read of that id; RLAST exactly on its last beat
-                if (rvalid === 1'b1) begin
-                    if (rq_n[rid] == 0) flag(4'd10, 3'd4, 3'd0, {{(64-IDW){1'b0}}, rid}, 64'd0);
-                    else if (rready === 1'b1) begin
-                        if (rresp !== r_inj) flag(4'd11, 3'd4, 3'd2, {62'd0, rresp}, {62'd0, r_inj});
-                        n = r_done[rid] + 9'd1;
-                        if ((rlast === 1'b1) != (n == rq_beats[{rid, rq_rp[rid]}]))
-                            flag(4'd9, 3'd4, 3'd3, {55'd0, n}, {55'd0, rq_beats[{rid, rq_rp[rid]}]});
-                        if (rlast === 1'b1 || n == rq_beats[{rid, rq_rp[rid]}]) begin
-                            rq_rp[rid] <= rq_rp[rid] + 1'b1;
-                            r_done[rid] <= 9'd0;
-                        end else begin
-                            r_done[rid] <= n;
-                        end
-                    end
-                end
-                for (k = 0; k < NID; k = k + 1)
-                    rq_n[k] <= rq_n[k]
-                             + {{QW{1'b0}}, arvalid === 1'b1 && arready === 1'b1 && arid == k[IDW-1:0]}
-                             - {{QW{1'b0}}, rvalid === 1'b1 && rready === 1'b1 && rid == k[IDW-1:0]
-                                             && rq_n[k] != 0
-                                             && (rlast === 1'b1 || r_done[k] + 9'd1 == rq_beats[{k[IDW-1:0], rq_rp[k]}])};
-            end
+            // the shared rules (vta_axi_rules.vh), in the order findings are ranked
+            if (r3_aw) flag(4'd3, 3'd0, 3'd0, aw_prev_a, 64'd0);
+            if (r4_aw) flag(4'd4, 3'd0, 3'd1, aw_prev_a, {{(64-AW){1'b0}}, awaddr});
+            if (r3_ar) flag(4'd3, 3'd3, 3'd0, ar_prev_a, 64'd0);
+            if (r4_ar) flag(4'd4, 3'd3, 3'd1, ar_prev_a, {{(64-AW){1'b0}}, araddr});
+            if (r3_w)  flag(4'd3, 3'd1, 3'd0, 64'd0, 64'd0);
+            if (r4_w)  flag(4'd4, 3'd1, (w_pl[DW-1:0] !== w_prev[DW-1:0]) ? 3'd0 : (w_pl[DW +: NB] !== w_prev[DW +: NB]) ? 3'd1 : 3'd2,
+                            w_prev_lo, wdata_lo);
+            if (r3_b)  flag(4'd3, 3'd2, 3'd0, 64'd0, 64'd0);
+            if (r4_b)  flag(4'd4, 3'd2, 3'd1, {62'd0, b_prev[IDW +: 2]}, {62'd0, bresp});
+            if (r3_r)  flag(4'd3, 3'd4, 3'd0, 64'd0, 64'd0);
+            if (r4_r)  flag(4'd4, 3'd4, 3'd1, r_prev_lo, rdata_lo);
+            if (r5_aw)  flag(4'd5, 3'd0, 3'd4, {62'd0, awburst}, 64'd0);
+            if (r6_aw)  flag(4'd6, 3'd0, 3'd3, {61'd0, awsize}, 64'(NB));
+            if (r7_aw)  flag(4'd7, 3'd0, 3'd1, {{(64-AW){1'b0}}, awaddr}, {53'd0, awsize, awlen});
+            if (r12_aw) flag(4'd12, 3'd0, 3'd5, {52'd0, awattr}, {52'd0, ATTR});
+            // rule 8's second value: bit 32 set when WLAST is missing (not early)
+            if (r8_w)   flag(4'd8, 3'd1, 3'd2, {55'd0, w_n}, {55'd0, awq_head} | (wq_head_last ? 64'd0 : 64'h1_0000_0000));
+            if (r10_b)  flag(4'd10, 3'd2, 3'd0, LITE != 0 ? {32'd0, lite_bmin} : {{(64-IDW){1'b0}}, bid},
+                             LITE != 0 ? {32'd0, lite_b} : 64'd0);
+            // rule 11 (the test's injected response) exists only in the testbench
+            if (b_take && bresp !== b_inj) flag(4'd11, 3'd2, 3'd1, {62'd0, bresp}, {62'd0, b_inj});
+            if (r5_ar)  flag(4'd5, 3'd3, 3'd4, {62'd0, arburst}, 64'd0);
+            if (r6_ar)  flag(4'd6, 3'd3, 3'd3, {61'd0, arsize}, 64'(NB));
+            if (r7_ar)  flag(4'd7, 3'd3, 3'd1, {{(64-AW){1'b0}}, araddr}, {53'd0, arsize, arlen});
+            if (r12_ar) flag(4'd12, 3'd3, 3'd5, {52'd0, arattr}, {52'd0, ATTR});
+            if (r10_r)  flag(4'd10, 3'd4, 3'd0, LITE != 0 ? {32'd0, lite_ar} : {{(64-IDW){1'b0}}, rid},
+                             LITE != 0 ? {32'd0, lite_r} : 64'd0);
+            if (r_take && rresp !== r_inj) flag(4'd11, 3'd4, 3'd2, {62'd0, rresp}, {62'd0, r_inj});
+            if (r9_r)   flag(4'd9, 3'd4, 3'd3, {55'd0, r_n}, {55'd0, r_head});
             if (fire_now && !violation) begin
                 violation <= 1'b1;
                 rule <= f_rule; chan <= f_chan; sig <= f_sig; vcycle <= cycle;

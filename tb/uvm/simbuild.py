@@ -45,6 +45,12 @@ def sources(sim: str = "icarus", mode: str = "full", dut: str = NATIVE) -> list[
     return design + sorted(TB_RTL.glob("*.v")) + extra
 
 
+def tb_headers() -> list[Path]:
+    """The test-only Verilog headers (tb/rtl/*.vh: the AXI rules the fast mode's checker and
+    the formal top share), included through -I tb/rtl."""
+    return sorted(TB_RTL.glob("*.vh"))
+
+
 #: Environment variable naming a private build directory suffix: the regression's
 #: Dask worker processes (tb/regress/engine.py) each build into their own directories.
 BUILD_SUFFIX_VAR = "VTA_BUILD_SUFFIX"
@@ -94,7 +100,7 @@ def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str, dut: str = NATIVE)
     if not is_native(dut):
         h.update(foreign_wrapper(dut).encode())
         h.update(json.dumps(foreign_parameters(dut, mode)).encode())
-    for path in sources(sim, mode, dut) + rtl_headers():
+    for path in sources(sim, mode, dut) + rtl_headers() + tb_headers():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
@@ -209,7 +215,7 @@ def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path,
             wrapper.write_text(foreign_wrapper(dut))
             files, defines = [str(wrapper), *files], {"VTA_TB_DUT": 1}
             parameters.update(foreign_parameters(dut, mode))
-        runner(sim, mode).build(sources=files, includes=[str(RTL_DIR)],
+        runner(sim, mode).build(sources=files, includes=[str(RTL_DIR), str(TB_RTL)],
                               hdl_toplevel=TOPLEVELS[mode],
                               build_dir=str(bdir), always=True, timescale=TIMESCALE, waves=waves,
                               parameters=parameters, defines={**defines, **rtl_defines()},
