@@ -43,8 +43,9 @@ class FormalJob:
     timeout: int = 600                         # sby's own timeout, seconds
     quick: bool = False                        # part of make test's subset (seconds each)
     mutation: bool = True                      # run on mutants (tb/mutate TESTS=formal)
-    script: str = ""                           # a hand-written .sby (repository-relative;
-                                               # its task `mode`) instead of a generated one
+    harness: tuple[str, ...] = ()              # formal-only files (repository-relative) read
+                                               # with -formal around rtl/ read plainly
+    hunts: tuple[str, ...] = ()                # harness covers found one by one with BMC
 
     @property
     def name(self) -> str:
@@ -54,8 +55,9 @@ class FormalJob:
 
     @property
     def files(self) -> tuple[str, ...]:
-        """rtl/ files the job reads (the top first)."""
-        return (f"{self.top}.v",) + tuple(f"{m}.v" for m in self.submodules)
+        """rtl/ files the job reads (the top first, unless the top is a harness's)."""
+        own = () if self.harness else (f"{self.top}.v",)
+        return own + tuple(f"{m}.v" for m in self.submodules)
 
 
 @dataclass(frozen=True)
@@ -95,17 +97,17 @@ def jobs() -> list[FormalJob]:
                   depth=4, cover_depth=20, quick=True),
     ]
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
-    # AXI rules of both ports and the DONE ordering rules; a hand-written script
-    # (tb/formal/top_bmc.sby: tasks bmc, break4k, cover, hunt_*), run from the repository root
+    # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)
     out.append(FormalJob(
         "vta_formal_top", (), small.name, mode="bmc", engine="abc bmc3", depth=60, cover_depth=45,
         submodules=tuple(f"vta_{m}" for m in (
             "burst_gen", "compute", "ctrl", "fetch", "fifo", "gemm_alu", "ld_engine", "load",
             "pack", "phase", "rd_arb", "store", "token", "top", "unpack")),
+        harness=tuple(f"tb/rtl/formal/{f}.v" for f in ("vta_ram", "vta_formal_axi", "vta_formal_top")),
+        hunts=("c_first_aw", "c_first_w", "c_first_b", "c_done", "c_done_after_store"),
         why="the whole accelerator (~9.6k state bits, free memory and host): no induction "
-            "converges; bounded by sby's 10-minute timeout: abc bmc3 completed steps 0-26 "
-            "(27 cycles, 2 shared cores); covers by the script's hunt_* tasks",
-        timeout=600, script="tb/formal/top_bmc.sby"))
+            "converges; bounded by sby's 10-minute timeout",
+        timeout=600, mutation=False))
     return out
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tb.formal.jobs import FormalJob
 from tb.formal.negatives import Negative
-from tb.runner import RTL_DIR
+from tb.runner import ROOT, RTL_DIR
 
 #: labels of contract statements (tb/formal/jobs.py's convention)
 LABEL = re.compile(r"\b([ahmc]_[A-Za-z0-9_]+)\s*:\s*(assert|assume|cover)\s*\(")
@@ -28,7 +28,8 @@ FAILED = re.compile(r"failed assertion (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step
 REACHED = re.compile(
     r"\b(reached|unreached) cover statement (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?"
 )
-STEP = re.compile(r"Checking assertions in step (\d+)|bmc3.*?\bF\s*=\s*(\d+)|^\s*(\d+)\s*:\s*F\s*=\s*(\d+)")
+#: a step an engine finished: smtbmc's "Checking assertions in step N", abc bmc3's "N + : Var ="
+STEP = re.compile(r"Checking assertions in step (\d+)|^(?:.*engine_\d+: )?\s*(\d+) \+ : Var =")
 TRACE = re.compile(r"counterexample trace(?: \[(\w+)\])?: (\S+)")
 
 
@@ -81,8 +82,39 @@ def contract_checks(path: Path) -> dict[int, Check]:
     return out
 
 
+def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
+    """The .sby of a harness job (the whole top): rtl/ read without FORMAL (each module's
+    contract has its own job, and its assumptions must not constrain the whole), the harness
+    with it; flattened, memories mapped, undriven bits free. Each hunted cover is a BMC task
+    of its own (abc has no cover mode): the cover, asserted never to happen, fails at the
+    step that reaches it, with every guarantee of the harness assumed meanwhile."""
+    harness = {Path(h).name for h in job.harness}
+    design = " ".join(f.name for f in files if f.suffix == ".v" and f.name not in harness)
+    formal = " ".join(f.name for f in files if f.name in harness)
+    dflags = "".join(f"-D {d} " for d in defines)
+    hunts = [f"hunt_{label.removeprefix('c_')}" for label in job.hunts]
+    hunt_options = ["hunt: mode bmc", f"hunt: depth {job.cover_depth}"] if hunts else []
+    lines = ["[tasks]", "bmc", *[f"{h} hunt" for h in hunts], "",
+             "[options]", "bmc: mode bmc", f"bmc: depth {job.depth}",
+             *hunt_options, f"timeout {job.timeout}", "",
+             "[engines]", job.engine, "",
+             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {formal}",
+             *[f"{h}: read -formal -D VTA_FORMAL_HUNT={n} {formal}" for n, h in enumerate(hunts, 1)],
+             f"prep -top {job.top}",
+             *(["hunt: chformal -assert -assert2assume c:a_* c:h_*"] if hunts else []),
+             "bmc: chformal -cover -remove",
+             "flatten", "memory_map",
+             # out-of-range array reads are X after techmap and become free values below
+             *(["techmap"] if job.engine.startswith("abc") else []),
+             "setundef -anyseq", "opt_clean", "",
+             "[files]", *[str(f) for f in files], ""]
+    return "\n".join(lines)
+
+
 def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
     """The .sby file of a job."""
+    if job.harness:
+        return harness_sby_text(job, files, defines)
     check = "prove" if job.mode == "prove" else "bmc"
     top_script = [
         f"read -formal {' '.join('-D ' + d for d in defines)} "
@@ -120,8 +152,16 @@ def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str
 
 
 def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[Path]:
-    """The files sby copies in: the job's rtl/ files (the top broken for a negative) and headers."""
-    files = [RTL_DIR / f for f in job.files]
+    """The files sby copies in: the top's file first (broken for a negative), the other rtl/
+    files, a harness's files, and the headers they include."""
+    if job.harness:
+        top = [ROOT / h for h in job.harness if Path(h).stem == job.top]
+        rest = [ROOT / h for h in job.harness if Path(h).stem != job.top]
+        files = top + [RTL_DIR / f for f in job.files] + rest
+        headers = sorted(RTL_DIR.glob("*.vh")) + sorted((ROOT / "tb" / "rtl").glob("*.vh"))
+    else:
+        files = [RTL_DIR / f for f in job.files]
+        headers = sorted(RTL_DIR.glob("*.vh"))
     if negative is not None and negative.find:
         text = files[0].read_text()
         if text.count(negative.find) != 1:
@@ -136,7 +176,7 @@ def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[P
     missing = [f for f in files if not f.exists()]
     if missing:
         raise FormalError(f"job {job.name}: {', '.join(str(m) for m in missing)} missing")
-    return files + sorted(RTL_DIR.glob("*.vh"))
+    return files + headers
 
 
 def _log_lines(task_dir: Path) -> list[str]:
@@ -161,8 +201,7 @@ def _deepest(task_dir: Path) -> int | None:
         for line in log.read_text(errors="replace").splitlines():
             m = STEP.search(line)
             if m:
-                vals = [int(v) for v in m.groups() if v is not None]
-                step = vals[0] if m.group(1) else max(vals)
+                step = int(m.group(1) or m.group(2))
                 best = step if best is None else max(best, step)
     return best
 
@@ -201,13 +240,17 @@ def _run(
     if negative is not None:
         # a broken copy must fail with a reachable trace, not merely break an induction step:
         # bounded check to the depth at which the cover run reaches every trigger
-        job = replace(job, mode="bmc", engine="smtbmc yices", depth=job.cover_depth)
+        engine = job.engine if job.harness else "smtbmc yices"
+        job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=())
     defines = job.defines + ((negative.define,) if negative is not None and negative.define else ())
     files = _sources(job, workdir, negative)
     sby = workdir / "job.sby"
     sby.write_text(sby_text(job, files, defines))
     check = "prove" if job.mode == "prove" else "bmc"
-    tasks = [check] if negative is not None or not with_cover else [check, "cover"]
+    if job.harness:
+        tasks = ["bmc"] + ([f"hunt_{c.removeprefix('c_')}" for c in job.hunts] if with_cover else [])
+    else:
+        tasks = [check] if negative is not None or not with_cover else [check, "cover"]
     t0 = time.perf_counter()
     proc = subprocess.run(
         ["sby", "-f", sby.name, *tasks],
@@ -273,7 +316,19 @@ def _run(
     else:
         verdict, detail = status, f"after {job.timeout} s"
     unreached: list[str] = []
-    if "cover" in tasks:
+    if job.harness and with_cover:
+        by_label = {c.label: c for c in checks.values() if c.kind == "cover"}
+        for label in job.hunts:
+            hunt = _log_lines(workdir / f"job_hunt_{label.removeprefix('c_')}")
+            steps = [int(m.group(4)) for m in map(FAILED.search, hunt) if m and m.group(4)]
+            c = by_label.get(label) or Check(label, "cover", files[0].name, 0)
+            by_label[label] = c
+            if _status(hunt) == "FAIL" and steps:
+                c.trigger_step = steps[0]
+            else:
+                unreached.append(label)
+        checks = {(c.file, c.line): c for c in checks.values() if c.kind == "assert" or c.label in job.hunts}
+    elif "cover" in tasks:
         reached: dict[tuple[str, int], int] = {}
         misses: set[tuple[str, int]] = set()
         for line in _log_lines(workdir / "job_cover"):

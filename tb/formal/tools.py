@@ -59,7 +59,9 @@ def _script(name: str, target: str) -> str:
                 f"\"{target}\" \"$@\"\n"
                 "rc=$?\n"
                 "cex=$(printf '%s\\n' \"$*\" | sed -n 's/.*write_cex -a \\([^; \"]*\\).*/\\1/p')\n"
-                "if [ -n \"$cex\" ] && [ -f \"$cex\" ]; then sed -i 's/^\\([01x][01x]*\\) *# DONE$/\\1\\n# DONE/' \"$cex\"; fi\n"
+                "if [ -n \"$cex\" ] && [ -f \"$cex\" ]; then\n"
+                "  sed -i 's/^\\([01x][01x]*\\) *# DONE$/\\1\\n# DONE/' \"$cex\"\n"
+                "fi\n"
                 "exit $rc\n")
     return f"#!/bin/sh\nexec \"{target}\" \"$@\"\n"
 
