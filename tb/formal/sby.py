@@ -25,6 +25,11 @@ from tb.runner import ROOT, RTL_DIR
 LABEL = re.compile(r"\b([ahmc]_[A-Za-z0-9_]+)\s*:\s*(assert|assume|cover)\s*\(")
 DONE = re.compile(r"DONE \((\w+), rc=(\d+)\)")
 FAILED = re.compile(r"failed assertion (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?")
+#: the engine's own record of each cover reached (sby's summary stops after a few)
+ENGINE_REACHED = re.compile(r"Reached cover statement in step (\d+) at \S+: (\S+?):(\d+)\.")
+#: a compiled formal statement in sby's prepared design: its source line, then the cell
+IL_SRC = re.compile(r'attribute \\src "([^":]+):(\d+)\.')
+IL_CELL = re.compile(r"cell \$(assert|assume|cover|check) ")
 REACHED = re.compile(
     r"\b(reached|unreached) cover statement (\S+) at (\S+?):(\d+)\.\d+-[\d.]+(?: step (\d+))?"
 )
@@ -179,6 +184,25 @@ def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[P
     return files + headers
 
 
+def compiled(task_dir: Path, file: str) -> set[int] | None:
+    """Lines of `file` whose statements Yosys compiled (those of blocks a define leaves out
+    are not there), from the task's prepared design; None when it is missing."""
+    il = task_dir / "model" / "design_prep.il"
+    if not il.exists():
+        return None
+    lines: set[int] = set()
+    src: tuple[str, int] | None = None
+    for text in il.read_text(errors="replace").splitlines():
+        m = IL_SRC.search(text)
+        if m:
+            src = (Path(m.group(1)).name, int(m.group(2)))
+        elif IL_CELL.search(text) and src is not None and src[0] == file:
+            lines.add(src[1])
+        elif not text.lstrip().startswith("attribute"):
+            src = None
+    return lines
+
+
 def _log_lines(task_dir: Path) -> list[str]:
     log = task_dir / "logfile.txt"
     return log.read_text(errors="replace").splitlines() if log.exists() else []
@@ -273,6 +297,9 @@ def _run(
     # the top's own statements: a submodule's are proven by its own job, and in this context
     # only have to hold (their triggers need not all be reachable from this parent)
     checks = {(files[0].name, n): c for n, c in contract_checks(files[0]).items()}
+    present = compiled(workdir / f"job_{check}", files[0].name)
+    if present is not None:
+        checks = {k: c for k, c in checks.items() if k[1] in present}
     failed: list[Check] = []
     trace_vcd = trace_yw = None
     for line in lines:
@@ -336,9 +363,12 @@ def _run(
             if m:
                 key = (Path(m.group(3)).name, int(m.group(4)))
                 if m.group(1) == "reached":
-                    reached[key] = int(m.group(5)) if m.group(5) else 0
+                    reached.setdefault(key, int(m.group(5)) if m.group(5) else 0)
                 else:
                     misses.add(key)
+            e = ENGINE_REACHED.search(line)
+            if e:
+                reached.setdefault((Path(e.group(2)).name, int(e.group(3))), int(e.group(1)))
         cover_status = _status(_log_lines(workdir / "job_cover"))
         for key, c in checks.items():
             if c.kind not in ("assert", "cover"):
