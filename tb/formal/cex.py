@@ -142,7 +142,62 @@ def read_vcd(path: Path, wanted: set[str] | None = None) -> Waves:
     if not by_step:
         raise CexError(f"{path}: the waveform holds no step")
     steps = [by_step.get(k, {}) for k in range(max(by_step) + 1)]
-    return Waves(top, steps, {n for ns in ids.values() for n in ns})
+    return Waves(top, steps, {n for i, ns in ids.items() if i != step_id for n in ns})
+
+
+def write_vcd(w: Waves, path: Path, widths: dict[str, int]) -> None:
+    """``w`` as a VCD :func:`read_vcd` reads back (one time stamp per step)."""
+    names = sorted(w.names)
+    code = {n: f"s{i}" for i, n in enumerate(names)}
+    lines = ["$timescale 1ns $end", "$var integer 32 t smt_step $end", f"$scope module {w.top} $end"]
+    opened: list[str] = []
+    for n in sorted(names, key=lambda n: (n.split(".")[:-1], n)):
+        path_ = n.split(".")[:-1]
+        while opened != path_[:len(opened)]:
+            lines.append("$upscope $end")
+            opened.pop()
+        while len(opened) < len(path_):
+            opened.append(path_[len(opened)])
+            lines.append(f"$scope module {opened[-1]} $end")
+        lines.append(f"$var wire {widths.get(n, 32)} {code[n]} {n.split('.')[-1]} $end")
+    lines += ["$upscope $end"] * (len(opened) + 1) + ["$enddefinitions $end"]
+    for k, values in enumerate(w.steps):
+        lines.append(f"#{10 * k}")
+        lines.append(f"b{k:b} t")
+        for n in names:
+            v = values.get(n)
+            lines.append(f"b{'x' if v is None else format(v, 'b')} {code[n]}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n")
+
+
+def record(trace: Path, dst: Path) -> Path:
+    """A compact copy of a whole-top trace under ``dst`` (e.g. a test's fixture): the signals
+    :func:`translate` reads, the job's rtl/ read and top, the failed assertion."""
+    files = locate(trace)
+    w = read_vcd(files.vcd, WANTED)
+    widths: dict[str, int] = {}
+    scope: list[str] = []
+    with files.vcd.open() as f:
+        for line in f:
+            tok = line.split()
+            if tok[:1] == ["$scope"]:
+                scope.append(tok[2])
+            elif tok[:1] == ["$upscope"]:
+                scope.pop()
+            elif tok[:1] == ["$var"]:
+                widths[".".join(scope[1:] + [tok[4]])] = int(tok[2])
+            elif tok[:1] == ["$enddefinitions"]:
+                break
+    write_vcd(w, dst / "job_bmc" / "engine_0" / "trace.vcd", widths)
+    (dst / "job.sby").write_text(
+        f"# recorded by tb/formal/cex.py from {files.vcd}\n"
+        f"[script]\nread -sv {''.join(f'-D {d} ' for d in files.defines)}(rtl/*.v)\n"
+        f"prep -top {files.top or 'vta_formal_top'}\n")
+    (dst / "job_bmc" / "logfile.txt").write_text(
+        f"SBY [job_bmc] summary:   failed assertion {files.top or 'vta_formal_top'}.{files.label} "
+        f"at (recorded) step {files.step}\n" if files.label else "")
+    return dst
 
 
 # --- locating a trace and its job -----------------------------------------------------------
@@ -459,9 +514,11 @@ def translate(trace: Path, out: Path, config: str | None = None) -> Translation:
             raise CexError(f"{files.vcd}: the replacement program at {insn_addr:#x} cannot run: {why}")
     assert v is not None
     checker = expected_report(files.label)
+    shown = files.vcd.relative_to(ROOT) if files.vcd.is_relative_to(ROOT) else files.vcd
+    notes = [n[0].upper() + n[1:] for n in notes]
     fetch = ", ".join(f"AR {a:#010x}+{n} at step {k}" for k, a, n in launch.fetches) or "none"
     v.description = " ".join([
-        f"Counterexample of the whole-top formal job ({files.vcd}): assertion "
+        f"Counterexample of the whole-top formal job ({shown}): assertion "
         f"{files.label or '?'} fails at step {last}"
         + (f" with {', '.join(files.defines)}" if files.defines else "") + ".",
         f"The host wrote INSN_ADDR {insn_addr:#x}, INSN_COUNT {count:#x}, bases "
@@ -486,8 +543,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("trace", type=Path, help="the trace: a .yw or .vcd, or the job's run directory")
     p.add_argument("--out", type=Path, required=True, help="the vector directory to write")
     p.add_argument("--config", help="the harness's configuration (default: the whole-top job's)")
+    p.add_argument("--record", type=Path, help="also keep a compact copy of the trace there "
+                   "(the signals read, the job's defines and failed assertion: a test fixture)")
     args = p.parse_args(argv)
     try:
+        if args.record:
+            record(args.trace, args.record)
         t = translate(args.trace, args.out, args.config)
     except CexError as exc:
         print(f"tb.formal.cex: cannot translate: {exc}", file=sys.stderr)
