@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from models.config import VtaConfig, load_config
 from models.checker import check_vector
+from models.config import VtaConfig, load_config
 from models.executor import ProgramError, run_vector, written_images
 from models.isa import MemType, Opcode
 from models.progbuild import Program, ProgramBuildError
@@ -554,8 +554,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tb.formal.cex: cannot translate: {exc}", file=sys.stderr)
         return 1
     v = t.vector
-    print(f"vector {t.directory}: insn_addr {v.insn_addr:#x}, insn_count {v.insn_count}, "
-          f"{'the trace' + chr(39) + 's own program' if t.kept else 'a legal program in place of the trace' + chr(39) + 's words'}")
+    program = "the trace's own program" if t.kept else "a legal program in place of the trace's words"
+    print(f"vector {t.directory}: insn_addr {v.insn_addr:#x}, insn_count {v.insn_count}, {program}")
     if t.checker:
         print(f"expected: {t.checker}" + (" (with the broken copy's define)" if t.defines else ""))
     print(f"reproduce: {t.command()}")
