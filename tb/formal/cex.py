@@ -437,10 +437,14 @@ class Translation:
     label: str
     checker: str  # what the simulation's checkers should report, in words
 
+    @property
+    def shown(self) -> Path:
+        """The directory as the repository's Makefile takes it (relative to the root if inside)."""
+        return self.directory.relative_to(ROOT) if self.directory.is_relative_to(ROOT) else self.directory
+
     def command(self) -> str:
-        where = self.directory.relative_to(ROOT) if self.directory.is_relative_to(ROOT) else self.directory
         env = f"VTA_DEFINES={shlex.quote(','.join(self.defines))} " if self.defines else ""
-        return f"{env}make sim VECTOR={where}"
+        return f"{env}make sim VECTOR={self.shown}"
 
 
 def expected_report(label: str) -> str:

@@ -67,7 +67,7 @@ def replay(r: JobResult) -> str:
     except CexError as exc:
         return f"no vector of the counterexample: {exc}"
     expect = f" (expect {t.checker})" if t.checker else ""
-    return f"counterexample as a vector: {t.directory}{expect}\n  reproduce: {t.command()}"
+    return f"counterexample as a vector: {t.shown}{expect}\n  reproduce: {t.command()}"
 
 
 def main(argv: list[str] | None = None) -> int:
