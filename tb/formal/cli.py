@@ -25,6 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from models.argtypes import OneLineParser
+from tb.formal.cex import CexError, translate
 from tb.formal.jobs import FormalJob, jobs_touching, select
 from tb.formal.negatives import NEGATIVES, Negative
 from tb.formal.report import NegativeResult, result_cell, table, write_html
@@ -50,6 +51,23 @@ def plan(modules: list[str] | None, depth: int | None, quick: bool) -> tuple[lis
     if unknown:
         raise FormalError(f"tb/formal/negatives.py: {', '.join(unknown)} name no job of tb/formal/jobs.py")
     return jobs, [n for n in NEGATIVES if n.job in names]
+
+
+def _job_of(name: str) -> str:
+    """The job a result belongs to: a broken copy's name is `<job>:<define or edit>`."""
+    return name.split(":", 1)[0]
+
+
+def replay(r: JobResult) -> str:
+    """A whole-top counterexample as a vector next to its trace (tb/formal/cex.py): the line
+    that says where and how `make sim` replays it, or why it cannot."""
+    assert r.trace_vcd is not None
+    try:
+        t = translate(r.trace_vcd, r.trace_vcd.parent / "vector")
+    except CexError as exc:
+        return f"no vector of the counterexample: {exc}"
+    expect = f" (expect {t.checker})" if t.checker else ""
+    return f"counterexample as a vector: {t.shown}{expect}\n  reproduce: {t.command()}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,11 +135,15 @@ def main(argv: list[str] | None = None) -> int:
             path = r.log.parent / "trace.txt" if r.log else args.out / "trace.txt"
             path.write_text(text_trace(r.trace_yw, r.failed, src, env))
             traces[r.name] = path
+    vectors = {r.name: replay(r) for r in job_results + [n.result for n in neg_results]
+               if r.failed and r.trace_vcd is not None and by_name[_job_of(r.name)].harness}
     print()
     print(table(job_results, neg_results))
     for r in job_results:
         if r.name in traces:
             print(f"\n{r.name}: counterexample {r.trace_vcd}\n{traces[r.name].read_text()}", end="")
+    for name, line in vectors.items():
+        print(f"\n{name}: {line}")
     page = write_html(args.out, job_results, neg_results, traces)
     for r in job_results:
         if r.status == "FAILED":
