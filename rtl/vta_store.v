@@ -196,5 +196,68 @@ module vta_store #(
     assign status = {8'd0, bpend, exec && !gen_busy && !pk_busy && (bpend != 8'd0), ph_status};
 
     wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn, no_next_pop, no_next_push, total[31:0]};
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_store) ----------------------------------------------
+    // Assumes: a reset in the first cycle; the AXI slave sends a write response (BVALID; BREADY
+    // is always high) only for a burst whose last W beat (WLAST) it has taken and whose
+    // response it has not sent yet (AXI: B follows WLAST). Nothing is assumed of AWREADY,
+    // WREADY, the command queue, the tokens, out_base or the OUT SRAM data.
+    // Guarantees (generic valid/payload stability is the shared AXI property file's):
+    //  - W never runs ahead of AW: a W beat only for a burst accepted on AW, and at most 8
+    //    bursts accepted on AW ahead of their last W beat;
+    //  - the W beats of the burst at the head follow the length queue's head (WLAST exactly on
+    //    beat AWLEN+1 of the head length; the queue takes AWLEN at each AW handshake and
+    //    drops it with WLAST, vta_fifo's contract orders it);
+    //  - at most 255 write bursts await a response, and wr_outstanding / status[23:16] is
+    //    exactly the number that do;
+    //  - an instruction completes (insn_done), and the module goes idle, only after every
+    //    burst it issued has had its W beats and its B response.
+    // With VTA_FORMAL_STORE_BMC (bounded, tb/formal/jobs.py says why): every burst's W beats
+    // number exactly the AWLEN+1 accepted with it; the AW bursts tile the rows (row y at
+    // out_base + (dram_base + y*x_stride)*OUT bytes); each W beat's strobes are exactly the
+    // row's bytes in it; a watched tile element (row, column) read from sram_base +
+    // row*x_size + column lands in its bytes.
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    wire       f_wl = w_fire && wlast;
+    reg  [8:0] f_ahead = 9'd0;    // bursts accepted on AW whose last W beat has not been sent
+    reg  [8:0] f_wdone = 9'd0;    // bursts whose last W beat was sent, awaiting B
+    reg  [7:0] f_wbeat = 8'd0;    // W beats of the head burst sent so far
+    wire [8:0] f_out = f_ahead + f_wdone;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_ahead <= 9'd0; f_wdone <= 9'd0; f_wbeat <= 8'd0;
+        end else begin
+            f_ahead <= f_ahead + {8'd0, aw_fire} - {8'd0, f_wl};
+            f_wdone <= f_wdone + {8'd0, f_wl} - {8'd0, bvalid};
+            if (w_fire) f_wbeat <= wlast ? 8'd0 : f_wbeat + 8'd1;
+        end
+    end
+    always @(*) if (f_past && !rst) m_b_after_wlast: assume(!bvalid || f_wdone != 9'd0);
+
+    always @(*) if (f_past && !rst) begin
+        if (wvalid) a_w_after_aw: assert(f_ahead != 9'd0);
+        if (wvalid) a_wlast: assert(wlast == (f_wbeat == len_head));
+        a_aw_ahead:       assert(f_ahead <= 9'd8);
+        a_b_bound:        assert(f_out <= 9'd255);
+        a_outstanding:    assert({1'b0, wr_outstanding} == f_out && status[23:16] == wr_outstanding);
+        if (insn_done) a_done_after_b: assert(f_out == 9'd0);
+        if (!busy)     a_idle_after_b: assert(f_out == 9'd0);
+        // helper invariants: the length queue holds the bursts ahead of W; outside EXEC
+        // the address side is idle
+        h_wdone:     assert(f_wdone <= 9'd255);
+        h_len_queue: assert({1'b0, len_count} == f_ahead && wbeat == f_wbeat
+                            && (len_empty == (len_count == 8'd0)));
+        h_not_exec:  assert(exec || (!gen_busy && !pk_busy && len_empty && rd_left == 32'd0
+                                     && !rd_inflight && eb_empty && bpend == 8'd0));
+    end
+
+    always @(posedge clk) if (f_past && !rst) begin
+        c_two_bursts_ahead: cover(f_ahead == 9'd2 && f_wdone == 9'd1);
+        c_done:             cover(insn_done && $past(bvalid, 2));
+    end
+`endif
 endmodule
 `default_nettype wire
