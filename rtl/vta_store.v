@@ -212,11 +212,6 @@ module vta_store #(
     //    exactly the number that do;
     //  - an instruction completes (insn_done), and the module goes idle, only after every
     //    burst it issued has had its W beats and its B response.
-    // With VTA_FORMAL_STORE_BMC (bounded, tb/formal/jobs.py says why): every burst's W beats
-    // number exactly the AWLEN+1 accepted with it; the AW bursts tile the rows (row y at
-    // out_base + (dram_base + y*x_stride)*OUT bytes); each W beat's strobes are exactly the
-    // row's bytes in it; a watched tile element (row, column) read from sram_base +
-    // row*x_size + column lands in its bytes.
     reg f_past = 1'b0;
     always @(posedge clk) f_past <= 1'b1;
     always @(*) if (!f_past) assume(rst);
@@ -253,6 +248,7 @@ module vta_store #(
         h_not_exec:  assert(exec || (!gen_busy && !pk_busy && len_empty && rd_left == 32'd0
                                      && !rd_inflight && eb_empty && bpend == 8'd0));
     end
+
 
     always @(posedge clk) if (f_past && !rst) begin
         c_two_bursts_ahead: cover(f_ahead == 9'd2 && f_wdone == 9'd1);

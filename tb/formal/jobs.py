@@ -78,6 +78,10 @@ def _log2(n: int) -> int:
     return n.bit_length() - 1
 
 
+#: bound of the vta_ld_engine read-tiling check (tb/formal/jobs.py, VTA_FORMAL_AR_TILING)
+AR_DEPTH = 6
+
+
 def jobs() -> list[FormalJob]:
     """Every contract job, in the order the report lists them."""
     small, default = shipped("small"), shipped("default")
@@ -91,8 +95,35 @@ def jobs() -> list[FormalJob]:
         # vta_token: the four dependency queues at TOKEN_QUEUE_DEPTH
         FormalJob("vta_token", (("DEPTH", default.cfg.token_queue_depth),), "default",
                   depth=4, cover_depth=20, quick=True),
+        # ---- vta_ld_engine, vta_store (helper feng) ----
+        # vta_ld_engine: the LOAD engine of load (LOG_EMAX = max(INP, WGT) element bytes) and
+        # of compute (LOG_EMAX = ACC element bytes); small: both 16 B. The writer's contract
+        # does not depend on the bus or element widths beyond these; each shipped pair is run.
+        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
+                  "small", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
+                  quick=True),
+        FormalJob("vta_ld_engine", (("LOG_B", default.log_b),
+                                    ("LOG_EMAX", max(_log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
+                  "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
+        FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
+                  "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
+        # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
+        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))), "-", mode="bmc",
+                  engine="smtbmc boolector", depth=AR_DEPTH, cover_depth=20,
+                  submodules=("vta_burst_gen", "vta_unpack"), defines=("VTA_FORMAL_AR_TILING",),
+                  why="the tiling invariant needs vta_burst_gen's row/beat registers, which a "
+                      "contract cannot name (yosys has no hierarchical references) and abc pdr "
+                      "does not run with Debian's ABC (no pdr -l); deeper BMC stalls (step 8 > 2 min)"),
+        # vta_store: small (4 B OUT elements, 8 B bus) and default (16 B elements)
+        FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
+                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", depth=10,
+                  cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
+                  quick=True),
+        FormalJob("vta_store", (("LOG_B", default.log_b), ("LOG_OUT_BYTES", _log2(default.cfg.out_bytes)),
+                                ("LOG_ACC_DEPTH", default.cfg.log_acc_depth)), "default", depth=10,
+                  cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
+        # ---- end vta_ld_engine, vta_store ----
     ]
-    del small
     return out
 
 

@@ -40,4 +40,28 @@ NEGATIVES: tuple[Negative, ...] = (
              what="START does not clear the counter"),
     Negative("token/default", "a_conserved", define="VTA_TEST_BREAK_TOKEN_PUSH_POP",
              what="a push and a pop in one cycle lose the pop"),
+    # ---- vta_ld_engine, vta_store (helper feng) ----
+    Negative("ld_engine/small", "a_done_all", define="VTA_TEST_BREAK_PAD_ONLY_IDLE",
+             what="a LOAD of padding rows only reports idle before its rows are written"),
+    Negative("ld_engine/small", "a_done_all", find="    assign busy = gen_busy || unp_busy || wact || we;",
+             replace="    assign busy = gen_busy || unp_busy || wact;",
+             what="busy drops one cycle early, while the last SRAM write is still on the port"),
+    Negative("ld_engine/small", "a_pad_zero",
+             find="                wdata <= at_data ? el_data : {EBITS{1'b0}};",
+             replace="                wdata <= el_data;",
+             what="padding written with the gearbox's stale head instead of zeros"),
+    Negative("ld_engine/small", "h_waddr", find="            waddr   <= sram_base - 16'd1;",
+             replace="            waddr   <= sram_base;",
+             what="the tile written one SRAM entry too high (h_waddr fails before the first write)"),
+    Negative("store/small", "a_b_bound", define="VTA_TEST_BREAK_B_BOUND",
+             what="the count of write bursts awaiting B wraps past the design's bound of 255"),
+    Negative("store/small", "h_not_exec",
+             find="                       || !len_empty || (bpend != 8'd0);",
+             replace="                       || !len_empty;",
+             what="a STORE completes before its write responses arrived (a BMC trace: h_not_exec "
+                  "at step 9, the cycle the phase leaves EXEC with bursts awaiting B)"),
+    Negative("store/small", "a_w_after_aw", find="    assign wvalid = pk_valid && !len_empty;",
+             replace="    assign wvalid = pk_valid;",
+             what="a W beat presented before its burst's AW was accepted"),
+    # ---- end vta_ld_engine, vta_store ----
 )
