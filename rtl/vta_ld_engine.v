@@ -144,7 +144,8 @@ module vta_ld_engine #(
     //  - base, lesz, dram_base, y_size, x_size, x_stride held from start while busy
     //    (vta_phase holds the instruction; the host does not write base registers while
     //    running, rtl/README.md); lesz <= LOG_EMAX (the element sizes of load/compute).
-    //  Nothing is assumed of AR/R handshakes or of the R data.
+    //  Nothing is assumed of AR/R handshakes or of the R data. With VTA_FORMAL_NESTED (a
+    //  parent's proof, tb/formal/jobs.py) these three are asserted instead (a_nest_*).
     // Guarantees, per LOAD since its start (f_* latched from the start-cycle inputs):
     //  - SRAM writes walk the window Y = y_pad_0+y_size+y_pad_1 rows by
     //    X = x_pad_0+x_size+x_pad_1 columns in row-major order, one write per element, at
@@ -170,6 +171,7 @@ module vta_ld_engine #(
         if (rst) f_idle_seen <= 1'b1;
         else if (start) f_idle_seen <= 1'b0;
         else if (!busy) f_idle_seen <= 1'b1;
+`ifndef VTA_FORMAL_NESTED
     always @(*) if (f_past && !rst) begin
         if (start) m_start_idle: assume(f_idle_seen || !busy);
         m_lesz: assume({28'd0, lesz} <= F_LE32);
@@ -178,6 +180,18 @@ module vta_ld_engine #(
         m_held: assume(base == $past(base) && lesz == $past(lesz) && dram_base == $past(dram_base)
                        && y_size == $past(y_size) && x_size == $past(x_size) && x_stride == $past(x_stride));
     end
+`else
+    // checked inside a parent's proof (vta_load): the assumptions above become the parent's
+    // obligations, so a parent that breaks them fails instead of being pruned
+    always @(*) if (f_past && !rst) begin
+        if (start) a_nest_start_idle: assert(f_idle_seen || !busy);
+        a_nest_lesz: assert({28'd0, lesz} <= F_LE32);
+    end
+    always @(posedge clk) if (f_past && !rst && !start && !$past(rst) && ($past(start) || $past(busy))) begin
+        a_nest_held: assert(base == $past(base) && lesz == $past(lesz) && dram_base == $past(dram_base)
+                            && y_size == $past(y_size) && x_size == $past(x_size) && x_stride == $past(x_stride));
+    end
+`endif
 
     // ---- the window, latched at start ----
     reg [16:0] f_Y = 17'd0, f_X = 17'd0;         // rows to write (0 if x_size == 0), row length
@@ -302,7 +316,7 @@ module vta_ld_engine #(
     always @(posedge clk) if (f_past && !rst) begin
         c_pad_only_done: cover($past(f_yd0 == f_yd1 && f_Y > 17'd1 && busy) && !busy);
         c_data_written:  cover(we && f_data && f_y == 17'd1 && f_x == 17'd1 && f_Y == 17'd3);
-        c_two_rows_done: cover($past(busy) && !busy && f_rows == 16'd2 && f_X == 17'd3 && lesz == 4'd0);
+        c_two_rows_done: cover($past(busy) && !busy && f_rows == 16'd2 && f_X == 17'd3);
         c_split_burst:   cover(f_ar && f_ar_beats != f_rbeats && f_rrow == 16'd0);
     end
 `endif

@@ -78,6 +78,17 @@ def _log2(n: int) -> int:
     return n.bit_length() - 1
 
 
+#: what vta_load instantiates
+LOAD_SUBS = ("vta_phase", "vta_ld_engine", "vta_burst_gen", "vta_unpack")
+
+
+def _load_params(s: Shipped) -> tuple[tuple[str, int], ...]:
+    """vta_load's parameters as vta_top derives them from a configuration."""
+    c = s.cfg
+    return (("LOG_B", s.log_b), ("LOG_INP_BYTES", _log2(c.inp_bytes)), ("LOG_WGT_BYTES", _log2(c.wgt_bytes)),
+            ("LOG_INP_DEPTH", c.log_inp_depth), ("LOG_WGT_DEPTH", c.log_wgt_depth))
+
+
 #: bound of the vta_ld_engine read-tiling check (tb/formal/jobs.py, VTA_FORMAL_AR_TILING)
 AR_DEPTH = 6
 
@@ -95,7 +106,7 @@ def jobs() -> list[FormalJob]:
         # vta_token: the four dependency queues at TOKEN_QUEUE_DEPTH
         FormalJob("vta_token", (("DEPTH", default.cfg.token_queue_depth),), "default",
                   depth=4, cover_depth=20, quick=True),
-        # ---- vta_ld_engine, vta_store (helper feng) ----
+        # ---- vta_ld_engine, vta_store, vta_load (helper feng) ----
         # vta_ld_engine: the LOAD engine of load (LOG_EMAX = max(INP, WGT) element bytes) and
         # of compute (LOG_EMAX = ACC element bytes); small: both 16 B. The writer's contract
         # does not depend on the bus or element widths beyond these; each shipped pair is run.
@@ -122,7 +133,21 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_store", (("LOG_B", default.log_b), ("LOG_OUT_BYTES", _log2(default.cfg.out_bytes)),
                                 ("LOG_ACC_DEPTH", default.cfg.log_acc_depth)), "default", depth=10,
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
-        # ---- end vta_ld_engine, vta_store ----
+        # vta_load: small and default (LOG_EMAX of its engine = the WGT element); the engine's
+        # contract is checked inside (VTA_FORMAL_NESTED: its assumptions asserted here)
+        FormalJob("vta_load", _load_params(small), "small", depth=6, cover_depth=20,
+                  submodules=LOAD_SUBS, defines=("VTA_FORMAL_NESTED",), quick=True),
+        FormalJob("vta_load", _load_params(default), "default", depth=6, cover_depth=20,
+                  submodules=LOAD_SUBS, defines=("VTA_FORMAL_NESTED",)),
+        # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
+        FormalJob("vta_load", _load_params(small), "-", mode="bmc",
+                  engine="smtbmc boolector", depth=12, cover_depth=20, submodules=LOAD_SUBS,
+                  defines=("VTA_FORMAL_NESTED", "VTA_FORMAL_LOAD_TOKENS"),
+                  why="whether a token is owed is vta_phase's internal pending flag, which a "
+                      "contract cannot name (no hierarchical references in yosys) and which "
+                      "EXEC hides for as long as the LOAD runs, so no k-induction closes; depth 12 "
+                      "covers instructions with x_size 0 and short LOADs from queue to push"),
+        # ---- end vta_ld_engine, vta_store, vta_load ----
     ]
     return out
 

@@ -40,7 +40,7 @@ NEGATIVES: tuple[Negative, ...] = (
              what="START does not clear the counter"),
     Negative("token/default", "a_conserved", define="VTA_TEST_BREAK_TOKEN_PUSH_POP",
              what="a push and a pop in one cycle lose the pop"),
-    # ---- vta_ld_engine, vta_store (helper feng) ----
+    # ---- vta_ld_engine, vta_store, vta_load (helper feng) ----
     Negative("ld_engine/small", "a_done_all", define="VTA_TEST_BREAK_PAD_ONLY_IDLE",
              what="a LOAD of padding rows only reports idle before its rows are written"),
     Negative("ld_engine/small", "a_done_all", find="    assign busy = gen_busy || unp_busy || wact || we;",
@@ -63,5 +63,15 @@ NEGATIVES: tuple[Negative, ...] = (
     Negative("store/small", "a_w_after_aw", find="    assign wvalid = pk_valid && !len_empty;",
              replace="    assign wvalid = pk_valid;",
              what="a W beat presented before its burst's AW was accepted"),
-    # ---- end vta_ld_engine, vta_store ----
+    Negative("load/small", "a_we_inp", find="    assign inp_we    = e_we && !is_wgt;",
+             replace="    assign inp_we    = e_we;", what="a WGT LOAD also writes the INP buffer"),
+    Negative("load/small", "a_nest_held",
+             find="        .base(is_wgt ? wgt_base : inp_base),",
+             replace="        .base(q_empty ? wgt_base : inp_base),",
+             what="the engine's base follows the command queue, not the held instruction"),
+    Negative("load/LOG_B3-LOG_INP_BYTES2-LOG_WGT_BYTES4-LOG_INP_DEPTH8-LOG_WGT_DEPTH8", "a_done_pushed",
+             define="VTA_TEST_BREAK_LOAD_PUSH_DROP",
+             what="the load module leaves its push phase at once (vta_phase.v), dropping the L2C "
+                  "push into a full counter"),
+    # ---- end vta_ld_engine, vta_store, vta_load ----
 )
