@@ -141,11 +141,12 @@ module vta_ld_engine #(
     //  - a reset in the first cycle;
     //  - start only once the engine has reported !busy since the previous start (vta_phase
     //    starts the next instruction only after leaving EXEC on !exec_busy);
-    //  - base, lesz, dram_base, y_size, x_size, x_stride held from start while busy
+    //  - base, lesz, dram_base, y_size, x_size, x_stride held from start while busy (also in
+    //    a reset cycle)
     //    (vta_phase holds the instruction; the host does not write base registers while
     //    running, rtl/README.md); lesz <= LOG_EMAX (the element sizes of load/compute).
-    //  Nothing is assumed of AR/R handshakes or of the R data. With VTA_FORMAL_NESTED (a
-    //  parent's proof, tb/formal/jobs.py) these three are asserted instead (a_nest_*).
+    //  Nothing is assumed of AR/R handshakes or of the R data. (In a parent's job, vta_load,
+    //  the formal runner turns these assumptions into the parent's obligations.)
     // Guarantees, per LOAD since its start (f_* latched from the start-cycle inputs):
     //  - SRAM writes walk the window Y = y_pad_0+y_size+y_pad_1 rows by
     //    X = x_pad_0+x_size+x_pad_1 columns in row-major order, one write per element, at
@@ -171,27 +172,16 @@ module vta_ld_engine #(
         if (rst) f_idle_seen <= 1'b1;
         else if (start) f_idle_seen <= 1'b0;
         else if (!busy) f_idle_seen <= 1'b1;
-`ifndef VTA_FORMAL_NESTED
     always @(*) if (f_past && !rst) begin
         if (start) m_start_idle: assume(f_idle_seen || !busy);
-        m_lesz: assume({28'd0, lesz} <= F_LE32);
     end
-    always @(posedge clk) if (f_past && !rst && !start && !$past(rst) && ($past(start) || $past(busy))) begin
+    // lesz is a constant per memory type in both neighbours, also during reset
+    always @(*) m_lesz: assume({28'd0, lesz} <= F_LE32);
+    // (a reset cycle included: the neighbours' registers change only at its end)
+    always @(posedge clk) if (f_past && !start && !$past(rst) && ($past(start) || $past(busy))) begin
         m_held: assume(base == $past(base) && lesz == $past(lesz) && dram_base == $past(dram_base)
                        && y_size == $past(y_size) && x_size == $past(x_size) && x_stride == $past(x_stride));
     end
-`else
-    // checked inside a parent's proof (vta_load): the assumptions above become the parent's
-    // obligations, so a parent that breaks them fails instead of being pruned
-    always @(*) if (f_past && !rst) begin
-        if (start) a_nest_start_idle: assert(f_idle_seen || !busy);
-        a_nest_lesz: assert({28'd0, lesz} <= F_LE32);
-    end
-    always @(posedge clk) if (f_past && !rst && !start && !$past(rst) && ($past(start) || $past(busy))) begin
-        a_nest_held: assert(base == $past(base) && lesz == $past(lesz) && dram_base == $past(dram_base)
-                            && y_size == $past(y_size) && x_size == $past(x_size) && x_stride == $past(x_stride));
-    end
-`endif
 
     // ---- the window, latched at start ----
     reg [16:0] f_Y = 17'd0, f_X = 17'd0;         // rows to write (0 if x_size == 0), row length

@@ -126,8 +126,8 @@ module vta_load #(
     //    until it completes; the SRAM writes go to the WGT buffer for WGT and to the INP
     //    buffer otherwise, never both, only while the instruction executes;
     //  - an instruction completes only after its LOAD is finished (engine idle: every
-    //    element of its padded tile written, vta_ld_engine's contract, checked here with
-    //    VTA_FORMAL_NESTED so its start/held conditions are obligations of this module).
+    //    element of its padded tile written: vta_ld_engine's contract, whose assumptions
+    //    (start only when idle, geometry held while busy) are this module's obligations).
     reg f_past = 1'b0;
     always @(posedge clk) f_past <= 1'b1;
     always @(*) if (!f_past) assume(rst);

@@ -144,15 +144,15 @@ def jobs() -> list[FormalJob]:
                       "run with Debian's ABC); depth 11 reaches the first 4 W beats after a START "
                       "(first beat at step 7), deeper runs take minutes (depth 12: 91 s)"),
         # vta_load: small and default (LOG_EMAX of its engine = the WGT element); the engine's
-        # contract is checked inside (VTA_FORMAL_NESTED: its assumptions asserted here)
+        # contract holds inside, its assumptions are this module's obligations
         FormalJob("vta_load", _load_params(small), "small", depth=6, cover_depth=20,
-                  submodules=LOAD_SUBS, defines=("VTA_FORMAL_NESTED",), quick=True),
+                  submodules=LOAD_SUBS, quick=True),
         FormalJob("vta_load", _load_params(default), "default", depth=6, cover_depth=20,
-                  submodules=LOAD_SUBS, defines=("VTA_FORMAL_NESTED",)),
+                  submodules=LOAD_SUBS),
         # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
         FormalJob("vta_load", _load_params(small), "-", mode="bmc",
                   engine="smtbmc boolector", depth=12, cover_depth=20, submodules=LOAD_SUBS,
-                  defines=("VTA_FORMAL_NESTED", "VTA_FORMAL_LOAD_TOKENS"),
+                  defines=("VTA_FORMAL_LOAD_TOKENS",),
                   why="whether a token is owed is vta_phase's internal pending flag, which a "
                       "contract cannot name (no hierarchical references in yosys) and which "
                       "EXEC hides for as long as the LOAD runs, so no k-induction closes; depth 12 "

@@ -69,10 +69,11 @@ NEGATIVES: tuple[Negative, ...] = (
              what="the packer places a row as if its DRAM address were beat-aligned"),
     Negative("load/small", "a_we_inp", find="    assign inp_we    = e_we && !is_wgt;",
              replace="    assign inp_we    = e_we;", what="a WGT LOAD also writes the INP buffer"),
-    Negative("load/small", "a_nest_held",
+    Negative("load/small", "m_held",
              find="        .base(is_wgt ? wgt_base : inp_base),",
              replace="        .base(q_empty ? wgt_base : inp_base),",
-             what="the engine's base follows the command queue, not the held instruction"),
+             what="the engine's base follows the command queue, not the held instruction "
+                  "(vta_ld_engine's assumption m_held, an obligation of vta_load here)"),
     Negative("load/LOG_B3-LOG_INP_BYTES2-LOG_WGT_BYTES4-LOG_INP_DEPTH8-LOG_WGT_DEPTH8", "a_done_pushed",
              define="VTA_TEST_BREAK_LOAD_PUSH_DROP",
              what="the load module leaves its push phase at once (vta_phase.v), dropping the L2C "
