@@ -131,7 +131,7 @@ module vta_load #(
     reg f_past = 1'b0;
     always @(posedge clk) f_past <= 1'b1;
     always @(*) if (!f_past) assume(rst);
-    always @(posedge clk) if (f_past && !rst && !$past(rst) && $past(busy)) begin
+    always @(posedge clk) if (f_past && !$past(rst) && $past(busy)) begin  // a reset cycle too
         m_bases_held: assume(inp_base == $past(inp_base) && wgt_base == $past(wgt_base));
     end
 
