@@ -109,5 +109,81 @@ module vta_load #(
     assign status = {17'd0, ph_status};
 
     wire unused_load = &{1'b0, e_waddr, e_wdata, insn, exec, no_prev_pop, no_prev_push};
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_load) -----------------------------------------------
+    // Assumes: a reset in the first cycle; the host does not write INP_BASE / WGT_BASE while
+    // the module holds an instruction (rtl/README.md: base registers are not changed while
+    // running). Nothing is assumed of the command queue, the tokens, AR/R or the R data.
+    // Guarantees (the token clause bounded only, with VTA_FORMAL_LOAD_TOKENS):
+    //  - tokens: a C2L token is popped only if the instruction names it (pop_next_dep), only
+    //    while the counter is non-zero and before its LOAD starts, which waits for it; an L2C
+    //    token only if named (push_next_dep), only with room, after the LOAD finished, and
+    //    the instruction does not complete before it is pushed; prev-side flags are ignored;
+    //  - one instruction at a time, in queue order: an instruction is taken only while none
+    //    is held, and each taken one completes (insn_done) exactly once, with its program
+    //    index, before the next is taken;
+    //  - dispatch by memory type: the memory type is that of the instruction taken, held
+    //    until it completes; the SRAM writes go to the WGT buffer for WGT and to the INP
+    //    buffer otherwise, never both, only while the instruction executes;
+    //  - an instruction completes only after its LOAD is finished (engine idle: every
+    //    element of its padded tile written: vta_ld_engine's contract, whose assumptions
+    //    (start only when idle, geometry held while busy) are this module's obligations).
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+    always @(posedge clk) if (f_past && !$past(rst) && $past(busy)) begin  // a reset cycle too
+        m_bases_held: assume(inp_base == $past(inp_base) && wgt_base == $past(wgt_base));
+    end
+
+    reg        f_pop_owed = 1'b0;   // the held instruction's C2L pop not yet taken
+    reg        f_push_owed = 1'b0;  // its L2C push not yet taken
+    always @(posedge clk) begin
+        if (rst) begin
+            f_pop_owed <= 1'b0; f_push_owed <= 1'b0;
+        end else if (q_pop) begin
+            f_pop_owed  <= q_data[ISA_POP_NEXT_DEP];
+            f_push_owed <= q_data[ISA_PUSH_NEXT_DEP];
+        end else begin
+            if (c2l_pop)  f_pop_owed  <= 1'b0;
+            if (l2c_push) f_push_owed <= 1'b0;
+        end
+    end
+    reg        f_go_seen = 1'b0;    // the held instruction's LOAD has started
+    always @(posedge clk) f_go_seen <= !rst && !q_pop && (f_go_seen || go);
+    reg        f_open = 1'b0;     // an instruction was taken and has not completed
+    reg [31:0] f_idx = 32'd0;     // its program index
+    reg        f_wgt = 1'b0;      // its memory type is WGT
+    always @(posedge clk) begin
+        if (rst) f_open <= 1'b0;
+        else if (q_pop) begin
+            f_open <= 1'b1;
+            f_idx  <= q_data[159:128];
+            f_wgt  <= (q_data[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W] == MT_WGT);
+        end else if (insn_done) f_open <= 1'b0;
+    end
+    always @(*) if (f_past && !rst) begin
+        if (q_pop)     a_one_at_a_time: assert(!f_open && !busy);
+        if (insn_done) a_done_once:     assert(f_open && insn_idx == f_idx && !eng_busy);
+        if (f_open)    a_type_held:     assert(is_wgt == f_wgt);
+        a_we_inp:   assert(!inp_we || (exec && f_open && !f_wgt));
+        a_we_wgt:   assert(!wgt_we || (exec && f_open && f_wgt));
+        a_busy:     assert(busy == f_open);
+        h_idle_eng: assert(exec || !eng_busy);
+        h_idx:      assert(!f_open || insn_idx == f_idx);
+    end
+`ifdef VTA_FORMAL_LOAD_TOKENS
+    // bounded only (tb/formal/jobs.py: why): vta_phase's pending-token flags are not visible here
+    always @(*) if (f_past && !rst) begin
+        if (c2l_pop)   a_pop_owed:    assert(f_pop_owed && c2l_can_pop && !f_go_seen);
+        if (l2c_push)  a_push_owed:   assert(f_push_owed && l2c_can_push && !eng_busy && f_go_seen);
+        if (go)        a_go_popped:   assert(!f_pop_owed || c2l_pop);
+        if (insn_done) a_done_pushed: assert(!f_push_owed || l2c_push);
+    end
+`endif
+    always @(posedge clk) if (f_past && !rst) begin
+        c_wgt_done: cover(insn_done && f_wgt && $past(wgt_we, 2));
+        c_inp_done: cover(insn_done && !f_wgt && $past(inp_we, 2));
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -196,5 +196,140 @@ module vta_store #(
     assign status = {8'd0, bpend, exec && !gen_busy && !pk_busy && (bpend != 8'd0), ph_status};
 
     wire unused_store = &{1'b0, f_sram, eb_full, len_count, insn, no_next_pop, no_next_push, total[31:0]};
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_store) ----------------------------------------------
+    // Assumes: a reset in the first cycle; the AXI slave sends a write response (BVALID; BREADY
+    // is always high) only for a burst whose last W beat (WLAST) it has taken and whose
+    // response it has not sent yet (AXI: B follows WLAST). Nothing is assumed of AWREADY,
+    // WREADY, the command queue, the tokens, out_base or the OUT SRAM data.
+    // Guarantees (generic valid/payload stability is the shared AXI property file's):
+    //  - W never runs ahead of AW: a W beat only for a burst accepted on AW, and at most 8
+    //    bursts accepted on AW ahead of their last W beat;
+    //  - the W beats of the burst at the head follow the length queue's head (WLAST exactly on
+    //    beat AWLEN+1 of the head length; the queue takes AWLEN at each AW handshake and
+    //    drops it with WLAST, vta_fifo's contract orders it);
+    //  - at most 255 write bursts await a response, and wr_outstanding / status[23:16] is
+    //    exactly the number that do;
+    //  - an instruction completes (insn_done), and the module goes idle, only after every
+    //    burst it issued has had its W beats and its B response.
+    // With VTA_FORMAL_STORE_BYTES (bounded): each W beat's strobes are exactly the bytes of
+    // the row it covers (row y at out_base + (dram_base + y*x_stride)*OUT bytes, beats in
+    // order), and the bytes of a watched element (row, column), read from OUT as read number
+    // row*x_size + column, are the element's bytes.
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    wire       f_wl = w_fire && wlast;
+    reg  [8:0] f_ahead = 9'd0;    // bursts accepted on AW whose last W beat has not been sent
+    reg  [8:0] f_wdone = 9'd0;    // bursts whose last W beat was sent, awaiting B
+    reg  [7:0] f_wbeat = 8'd0;    // W beats of the head burst sent so far
+    wire [8:0] f_out = f_ahead + f_wdone;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_ahead <= 9'd0; f_wdone <= 9'd0; f_wbeat <= 8'd0;
+        end else begin
+            f_ahead <= f_ahead + {8'd0, aw_fire} - {8'd0, f_wl};
+            f_wdone <= f_wdone + {8'd0, f_wl} - {8'd0, bvalid};
+            if (w_fire) f_wbeat <= wlast ? 8'd0 : f_wbeat + 8'd1;
+        end
+    end
+    always @(*) if (f_past && !rst) m_b_after_wlast: assume(!bvalid || f_wdone != 9'd0);
+
+    always @(*) if (f_past && !rst) begin
+        if (wvalid) a_w_after_aw: assert(f_ahead != 9'd0);
+        if (wvalid) a_wlast: assert(wlast == (f_wbeat == len_head));
+        a_aw_ahead:       assert(f_ahead <= 9'd8);
+        a_b_bound:        assert(f_out <= 9'd255);
+        a_outstanding:    assert({1'b0, wr_outstanding} == f_out && status[23:16] == wr_outstanding);
+        if (insn_done) a_done_after_b: assert(f_out == 9'd0);
+        if (!busy)     a_idle_after_b: assert(f_out == 9'd0);
+        // helper invariants: the length queue holds the bursts ahead of W; outside EXEC
+        // the address side is idle
+        h_wdone:     assert(f_wdone <= 9'd255);
+        h_len_queue: assert({1'b0, len_count} == f_ahead && wbeat == f_wbeat
+                            && (len_empty == (len_count == 8'd0)));
+        h_not_exec:  assert(exec || (!gen_busy && !pk_busy && len_empty && rd_left == 32'd0
+                                     && !rd_inflight && eb_empty && bpend == 8'd0));
+    end
+
+
+`ifdef VTA_FORMAL_STORE_BYTES
+    // ---- bounded part (tb/formal/jobs.py: why): each W beat's strobes are exactly the bytes
+    // of the row it covers, and a watched tile element lands in its bytes ----
+    localparam integer FB = 1 << LOG_B;
+    (* anyconst *) reg [15:0] f_wy;          // watched element: row
+    (* anyconst *) reg [15:0] f_wx;          //                  column
+    reg [31:0] f_rb = 32'd0, f_st = 32'd0;   // row bytes, stride bytes of the STORE
+    reg [15:0] f_xs = 16'd0;
+    // W side: the beat addresses of row 0, row 1, ... (row y at addr0 + y*stride bytes)
+    reg [15:0] f_wrow = 16'd0;
+    reg [31:0] f_wra = 32'd0, f_wbi = 32'd0, f_wbl = 32'd0;
+    wire [31:0] f_wnrow  = f_wra + f_st;
+    wire [32:0] f_w_first = {1'b0, row_bytes} + {{(33-LOG_B){1'b0}}, addr0[LOG_B-1:0]} + FB - 1;
+    wire [32:0] f_w_next  = {1'b0, f_rb} + {{(33-LOG_B){1'b0}}, f_wnrow[LOG_B-1:0]} + FB - 1;
+    // read side: element (row, column) is the read number row*x_size + column
+    reg [15:0] f_rdr = 16'd0, f_rdc = 16'd0;
+    reg [LA-1:0] f_rdaddr = {LA{1'b0}};      // OUT address of the next read
+    reg          f_cap = 1'b0, f_wel_ok = 1'b0;
+    reg [EB-1:0] f_wel;
+    always @(posedge clk) begin
+        if (rst) begin
+            f_wrow <= 16'd0; f_rdr <= 16'd0; f_rdc <= 16'd0; f_cap <= 1'b0; f_wel_ok <= 1'b0;
+        end else if (go) begin
+            f_rb <= row_bytes; f_st <= stride_bytes; f_xs <= f_xsize;
+            f_wrow <= 16'd0; f_wra <= addr0; f_wbi <= {addr0[31:LOG_B], {LOG_B{1'b0}}};
+            f_wbl <= f_w_first[32:LOG_B];
+            f_rdr <= 16'd0; f_rdc <= 16'd0; f_cap <= 1'b0; f_wel_ok <= 1'b0;
+            f_rdaddr <= f_sram[LA-1:0];
+        end else begin
+            if (w_fire) begin
+                if (f_wbl == 32'd1) begin
+                    f_wrow <= f_wrow + 16'd1; f_wra <= f_wnrow;
+                    f_wbi <= {f_wnrow[31:LOG_B], {LOG_B{1'b0}}}; f_wbl <= f_w_next[32:LOG_B];
+                end else begin
+                    f_wbi <= f_wbi + FB; f_wbl <= f_wbl - 32'd1;
+                end
+            end
+            if (out_re) begin
+                f_rdaddr <= f_rdaddr + 1'b1;
+                if (f_rdc == f_xs - 16'd1) begin f_rdc <= 16'd0; f_rdr <= f_rdr + 16'd1; end
+                else f_rdc <= f_rdc + 16'd1;
+            end
+            // the OUT SRAM answers a read in the next cycle (vta_ram)
+            f_cap <= out_re && f_rdr == f_wy && f_rdc == f_wx;
+            if (f_cap) begin f_wel <= out_rdata; f_wel_ok <= 1'b1; end
+        end
+    end
+    reg [FB-1:0] f_strb_exp;
+    reg          f_bytes_ok;
+    reg [31:0]   f_off;
+    integer      f_i;
+    always @(*) begin
+        f_bytes_ok = 1'b1;
+        f_off = 32'd0;
+        for (f_i = 0; f_i < FB; f_i = f_i + 1) begin
+            f_off = f_wbi + f_i - f_wra;                   // lane f_i's byte offset in the row
+            f_strb_exp[f_i] = (f_off < f_rb);
+            if (f_strb_exp[f_i] && f_wrow == f_wy && (f_off >> LOG_OUT_BYTES) == {16'd0, f_wx})
+                f_bytes_ok = f_bytes_ok && f_wel_ok
+                             && (wdata[f_i*8 +: 8] == f_wel[f_off[LOG_OUT_BYTES-1:0]*8 +: 8]);
+        end
+    end
+    always @(*) if (f_past && !rst && !go && wvalid) begin
+        a_strb:  assert(wstrb == f_strb_exp);
+        a_bytes: assert(f_bytes_ok);
+    end
+    always @(*) if (f_past && !rst && !go && out_re) a_rd_addr: assert(out_raddr == f_rdaddr);
+    always @(posedge clk) if (f_past && !rst) begin
+        c_watched_written: cover(w_fire && f_wrow == f_wy && f_wel_ok && f_wx == 16'd1);
+    end
+`endif
+
+    always @(posedge clk) if (f_past && !rst) begin
+        c_two_bursts_ahead: cover(f_ahead == 9'd2 && f_wdone == 9'd1);
+        c_done:             cover(insn_done && $past(bvalid, 2));
+    end
+`endif
 endmodule
 `default_nettype wire

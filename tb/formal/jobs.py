@@ -82,6 +82,21 @@ def _log2(n: int) -> int:
     return n.bit_length() - 1
 
 
+#: what vta_load instantiates
+LOAD_SUBS = ("vta_phase", "vta_ld_engine", "vta_burst_gen", "vta_unpack")
+
+
+def _load_params(s: Shipped) -> tuple[tuple[str, int], ...]:
+    """vta_load's parameters as vta_top derives them from a configuration."""
+    c = s.cfg
+    return (("LOG_B", s.log_b), ("LOG_INP_BYTES", _log2(c.inp_bytes)), ("LOG_WGT_BYTES", _log2(c.wgt_bytes)),
+            ("LOG_INP_DEPTH", c.log_inp_depth), ("LOG_WGT_DEPTH", c.log_wgt_depth))
+
+
+#: bound of the vta_ld_engine read-tiling check (tb/formal/jobs.py, VTA_FORMAL_AR_TILING)
+AR_DEPTH = 6
+
+
 def jobs() -> list[FormalJob]:
     """Every contract job, in the order the report lists them."""
     small, default = shipped("small"), shipped("default")
@@ -95,6 +110,58 @@ def jobs() -> list[FormalJob]:
         # vta_token: the four dependency queues at TOKEN_QUEUE_DEPTH
         FormalJob("vta_token", (("DEPTH", default.cfg.token_queue_depth),), "default",
                   depth=4, cover_depth=20, quick=True),
+        # ---- vta_ld_engine, vta_store, vta_load (helper feng) ----
+        # vta_ld_engine: the LOAD engine of load (LOG_EMAX = max(INP, WGT) element bytes) and
+        # of compute (LOG_EMAX = ACC element bytes); small: both 16 B. The writer's contract
+        # does not depend on the bus or element widths beyond these; each shipped pair is run.
+        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
+                  "small", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
+                  quick=True),
+        FormalJob("vta_ld_engine", (("LOG_B", default.log_b),
+                                    ("LOG_EMAX", max(_log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
+                  "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
+        FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
+                  "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
+        # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
+        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))), "-", mode="bmc",
+                  engine="smtbmc boolector", depth=AR_DEPTH, cover_depth=20,
+                  submodules=("vta_burst_gen", "vta_unpack"), defines=("VTA_FORMAL_AR_TILING",),
+                  why="the tiling invariant needs vta_burst_gen's row/beat registers, which a "
+                      "contract cannot name (yosys has no hierarchical references) and abc pdr "
+                      "does not run with Debian's ABC (no pdr -l); deeper BMC stalls (step 8 > 2 min)"),
+        # vta_store: small (4 B OUT elements, 8 B bus) and default (16 B elements)
+        FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
+                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", depth=10,
+                  cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
+                  quick=True),
+        FormalJob("vta_store", (("LOG_B", default.log_b), ("LOG_OUT_BYTES", _log2(default.cfg.out_bytes)),
+                                ("LOG_ACC_DEPTH", default.cfg.log_acc_depth)), "default", depth=10,
+                  cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
+        # its byte clause (VTA_FORMAL_STORE_BYTES): bounded only
+        FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
+                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "-", mode="bmc",
+                  depth=11, cover_depth=16,
+                  submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
+                  defines=("VTA_FORMAL_STORE_BYTES",),
+                  why="the bytes in flight sit in vta_fifo's and vta_pack's internal buffers, which a "
+                      "contract cannot name (no hierarchical references in yosys; abc pdr does not "
+                      "run with Debian's ABC); depth 11 reaches the first 4 W beats after a START "
+                      "(first beat at step 7), deeper runs take minutes (depth 12: 91 s)"),
+        # vta_load: small and default (LOG_EMAX of its engine = the WGT element); the engine's
+        # contract holds inside, its assumptions are this module's obligations
+        FormalJob("vta_load", _load_params(small), "small", depth=6, cover_depth=20,
+                  submodules=LOAD_SUBS, quick=True),
+        FormalJob("vta_load", _load_params(default), "default", depth=6, cover_depth=20,
+                  submodules=LOAD_SUBS),
+        # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
+        FormalJob("vta_load", _load_params(small), "-", mode="bmc",
+                  engine="smtbmc boolector", depth=12, cover_depth=20, submodules=LOAD_SUBS,
+                  defines=("VTA_FORMAL_LOAD_TOKENS",),
+                  why="whether a token is owed is vta_phase's internal pending flag, which a "
+                      "contract cannot name (no hierarchical references in yosys) and which "
+                      "EXEC hides for as long as the LOAD runs, so no k-induction closes; depth 12 "
+                      "covers instructions with x_size 0 and short LOADs from queue to push"),
+        # ---- end vta_ld_engine, vta_store, vta_load ----
     ]
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
     # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)
