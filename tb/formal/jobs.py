@@ -51,7 +51,8 @@ class FormalJob:
     def name(self) -> str:
         """Unique job name: the module and the configuration or parameters."""
         tag = self.config if self.config != "-" else "-".join(f"{k}{v}" for k, v in self.params)
-        return f"{self.top.removeprefix('vta_')}/{tag}" if tag else self.top.removeprefix("vta_")
+        extra = "".join(f"+{d.removeprefix('VTA_FORMAL_').lower()}" for d in self.defines)
+        return f"{self.top.removeprefix('vta_')}/{tag}{extra}"
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -123,7 +124,8 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
                   "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
         # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
-        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))), "-", mode="bmc",
+        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
+                  "small", mode="bmc",
                   engine="smtbmc boolector", depth=AR_DEPTH, cover_depth=20,
                   submodules=("vta_burst_gen", "vta_unpack"), defines=("VTA_FORMAL_AR_TILING",),
                   why="the tiling invariant needs vta_burst_gen's row/beat registers, which a "
@@ -139,7 +141,7 @@ def jobs() -> list[FormalJob]:
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
         # its byte clause (VTA_FORMAL_STORE_BYTES): bounded only
         FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
-                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "-", mode="bmc",
+                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", mode="bmc",
                   depth=11, cover_depth=16,
                   submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
                   defines=("VTA_FORMAL_STORE_BYTES",),
@@ -154,7 +156,7 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_load", _load_params(default), "default", depth=6, cover_depth=20,
                   submodules=LOAD_SUBS),
         # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
-        FormalJob("vta_load", _load_params(small), "-", mode="bmc",
+        FormalJob("vta_load", _load_params(small), "small", mode="bmc",
                   engine="smtbmc boolector", depth=12, cover_depth=20, submodules=LOAD_SUBS,
                   defines=("VTA_FORMAL_LOAD_TOKENS",),
                   why="whether a token is owed is vta_phase's internal pending flag, which a "

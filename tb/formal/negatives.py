@@ -20,6 +20,7 @@ class Negative:
     find: str = ""           # text of rtl/<top>.v replaced (exactly once) by `replace`
     replace: str = ""
     what: str = ""           # the bug in words
+    engine: str = ""         # "abc pdr" for a bug deeper than any usable bound (PDR's traces are real)
 
     @property
     def name(self) -> str:
@@ -57,8 +58,9 @@ NEGATIVES: tuple[Negative, ...] = (
     Negative("ld_engine/small", "h_waddr", find="            waddr   <= sram_base - 16'd1;",
              replace="            waddr   <= sram_base;",
              what="the tile written one SRAM entry too high (h_waddr fails before the first write)"),
-    Negative("store/small", "a_b_bound", define="VTA_TEST_BREAK_B_BOUND",
-             what="the count of write bursts awaiting B wraps past the design's bound of 255"),
+    Negative("store/small", "a_b_bound", define="VTA_TEST_BREAK_B_BOUND", engine="abc pdr",
+             what="the count of write bursts awaiting B wraps past the design's bound of 255 "
+                  "(over 255 bursts deep: refused by PDR, whose counterexamples are reachable)"),
     Negative("store/small", "h_not_exec",
              find="                       || !len_empty || (bpend != 8'd0);",
              replace="                       || !len_empty;",
@@ -67,7 +69,7 @@ NEGATIVES: tuple[Negative, ...] = (
     Negative("store/small", "a_w_after_aw", find="    assign wvalid = pk_valid && !len_empty;",
              replace="    assign wvalid = pk_valid;",
              what="a W beat presented before its burst's AW was accepted"),
-    Negative("store/LOG_B3-LOG_OUT_BYTES2-LOG_ACC_DEPTH8", "a_strb",
+    Negative("store/small+store_bytes", "a_strb",
              find="        .off0(addr0[LOG_B-1:0]), .stride_lo(stride_bytes[LOG_B-1:0]),",
              replace="        .off0({LOG_B{1'b0}}), .stride_lo(stride_bytes[LOG_B-1:0]),",
              what="the packer places a row as if its DRAM address were beat-aligned"),
@@ -78,7 +80,7 @@ NEGATIVES: tuple[Negative, ...] = (
              replace="        .base(q_empty ? wgt_base : inp_base),",
              what="the engine's base follows the command queue, not the held instruction "
                   "(vta_ld_engine's assumption m_held, an obligation of vta_load here)"),
-    Negative("load/LOG_B3-LOG_INP_BYTES2-LOG_WGT_BYTES4-LOG_INP_DEPTH8-LOG_WGT_DEPTH8", "a_done_pushed",
+    Negative("load/small+load_tokens", "a_done_pushed",
              define="VTA_TEST_BREAK_LOAD_PUSH_DROP",
              what="the load module leaves its push phase at once (vta_phase.v), dropping the L2C "
                   "push into a full counter"),

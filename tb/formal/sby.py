@@ -264,8 +264,11 @@ def _run(
     if negative is not None:
         # a broken copy must fail with a reachable trace, not merely break an induction step:
         # bounded check to the depth at which the cover run reaches every trigger
-        engine = job.engine if job.harness else "smtbmc yices"
-        job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=())
+        if negative.engine:
+            job = replace(job, mode="prove", engine=negative.engine, hunts=())
+        else:
+            engine = job.engine if job.harness else "smtbmc yices"
+            job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=())
     defines = job.defines + ((negative.define,) if negative is not None and negative.define else ())
     files = _sources(job, workdir, negative)
     sby = workdir / "job.sby"

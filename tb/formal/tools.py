@@ -55,8 +55,9 @@ def _script(name: str, target: str) -> str:
     if name == "yosys-abc":
         # Debian's ABC (2022) ends the last input line of a counterexample (`write_cex -a`)
         # with "# DONE", which today's yosys-witness rejects: put the marker on its own line.
-        return ("#!/bin/sh\n"
-                f"\"{target}\" \"$@\"\n"
+        # and it has no `pdr -l` (sby asks for it): drop that option
+        return ("#!/bin/bash\n"
+                f"\"{target}\" \"${{@//pdr -v -l/pdr -v}}\"\n"
                 "rc=$?\n"
                 "cex=$(printf '%s\\n' \"$*\" | sed -n 's/.*write_cex -a \\([^; \"]*\\).*/\\1/p')\n"
                 "if [ -n \"$cex\" ] && [ -f \"$cex\" ]; then\n"
