@@ -182,9 +182,18 @@ module vta_rd_arb #(
         a_fair:       assert(f_fair);
         a_rvalid_one: assert((c_rvalid & (c_rvalid - 1'b1)) == {NC{1'b0}} && (m_rvalid || c_rvalid == {NC{1'b0}}));
         if (f_out == 8'd0) a_idle_r: assert(c_rvalid == {NC{1'b0}} && !m_rready);
+        // routing by composition with vta_fifo's contract (values leave in the order they
+        // entered): the table takes exactly the grants, with the granted client, drops
+        // exactly the ended bursts, and R is routed by its head alone
+        a_tab_in:      assert(take == f_gnt && (!f_gnt || gnt == f_g) && (!take || !tab_full));
+        a_tab_out:     assert(r_done == f_done && (!f_done || !tab_empty));
+        a_r_from_head: assert(c_rvalid == ((m_rvalid && !tab_empty) ? ({{(NC-1){1'b0}}, 1'b1} << head)
+                                                                     : {NC{1'b0}})
+                              && m_rready == (!tab_empty && c_rready[head]));
 `ifndef VTA_FORMAL_AR_ONLY
         // (not inductive: the table's entries behind its head are not visible here; the
-        // job with VTA_FORMAL_AR_ONLY proves the rest, a bounded job checks this one)
+        // job with VTA_FORMAL_AR_ONLY proves the rest, a_tab_in/a_tab_out/a_r_from_head
+        // included, which with vta_fifo's a_order give it; bounded jobs check it whole)
         if (f_armed && f_ahead == 8'd0)
             a_route: assert(c_rvalid == (m_rvalid ? f_cl_hot : {NC{1'b0}}) && m_rready == c_rready[f_cl]);
 `endif
