@@ -104,5 +104,142 @@ module vta_unpack #(
     end
 
     wire unused_nvalid = &{1'b0, nvalid[31:LOG_B+1]};
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_unpack) ------------------------------------------
+    // Assumes: a reset in the first cycle; lesz <= LOG_EMAX and held while busy; row_bytes
+    // and stride_lo keep their values from start while a row after the current one remains
+    // (fetch reads one row, so INSN_COUNT may be rewritten meanwhile). start may come at
+    // any time; the beats (in_valid, in_data) and out_ready are free.
+    // Guarantees: the row bytes of the beats taken (row r starts at byte offset off0 +
+    // r*stride_lo of its first beat; a row's bytes run on through its beats; the bytes
+    // outside the rows are dropped) leave as elements in the same order, none lost or
+    // repeated: a watched byte, taken at a time and lane the solver picks, comes out in
+    // the element and byte lane its position in the stream says. A beat is taken only
+    // while rows remain and the gearbox has room for all of its row bytes (never more
+    // than CAP = EMAX + B bytes held), and always when it has room for a whole beat;
+    // out_valid exactly while a whole element is held; busy while rows remain or bytes
+    // are held. The shadow f_* follows the access from the handshakes alone.
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    reg [31:0]      f_rb = 32'd0;     // row_bytes, stride_lo and lesz of the access
+    reg [LOG_B-1:0] f_sl = {LOG_B{1'b0}};
+    reg [3:0]       f_lesz = 4'd0;
+    reg [15:0]      f_rows = 16'd0;   // rows not completely taken
+    reg [31:0]      f_left = 32'd0;   // bytes of the current row not yet taken
+    reg [LOG_B-1:0] f_off = {LOG_B{1'b0}};  // byte offset of the current row in its first beat
+    reg             f_first = 1'b0;   // the next beat is the current row's first
+    reg [15:0]      f_pend = 16'd0;   // row bytes taken and not yet output
+    wire        f_take = in_valid && in_ready;
+    wire        f_pop  = out_valid && out_ready;
+    wire [15:0] f_esz  = 16'd1 << lesz;
+    wire [LOG_B-1:0] f_boff = f_first ? f_off : {LOG_B{1'b0}};
+    wire [31:0] f_room = B32 - {{(32-LOG_B){1'b0}}, f_boff};   // beat bytes from the row's start
+    wire [31:0] f_nb   = (f_left < f_room) ? f_left : f_room;  // row bytes in this beat
+    wire [15:0] f_pend1 = f_pend - (f_pop ? f_esz : 16'd0);
+    localparam [15:0] CAP16 = CAP;
+    localparam [15:0] B16   = B;
+
+    always @(posedge clk) begin
+        if (rst) begin
+            f_rows <= 16'd0;
+            f_pend <= 16'd0;
+        end else if (start) begin
+            f_rb    <= row_bytes;
+            f_sl    <= stride_lo;
+            f_lesz  <= lesz;
+            f_rows  <= (row_bytes == 32'd0) ? 16'd0 : nrows;
+            f_left  <= row_bytes;
+            f_off   <= off0;
+            f_first <= 1'b1;
+            f_pend  <= 16'd0;
+        end else begin
+            f_pend <= f_pend1 + (f_take ? f_nb[15:0] : 16'd0);
+            if (f_take) begin
+                if (f_left == f_nb) begin
+                    f_rows  <= f_rows - 16'd1;
+                    f_left  <= f_rb;
+                    f_off   <= f_off + f_sl;
+                    f_first <= 1'b1;
+                end else begin
+                    f_left  <= f_left - f_nb;
+                    f_first <= 1'b0;
+                end
+            end
+        end
+    end
+
+    always @(*) if (f_past && !start) begin
+        if (busy) m_lesz_held: assume(lesz == f_lesz);
+        if (f_rows > 16'd1) m_row_held: assume(row_bytes == f_rb && stride_lo == f_sl);
+    end
+    always @(*) if (f_past) begin
+        m_lesz_range: assume(lesz <= LOG_EMAX);
+    end
+
+    // the watched byte
+    (* anyseq *) reg f_pick;
+    (* anyseq *) reg [LOG_B-1:0] f_lane;
+    reg        f_armed = 1'b0;
+    reg [15:0] f_ahead = 16'd0;  // row bytes ahead of it not yet output
+    reg [7:0]  f_val = 8'd0;
+    wire f_lane_in = ({1'b0, f_lane} >= {1'b0, f_boff})
+                     && ({{(32-LOG_B){1'b0}}, f_lane} < {{(32-LOG_B){1'b0}}, f_boff} + f_nb);
+    always @(posedge clk) begin
+        if (rst || start) f_armed <= 1'b0;
+        else if (!f_armed && f_take && f_pick && f_lane_in) begin
+            f_armed <= 1'b1;
+            f_ahead <= f_pend1 + {{(16-LOG_B){1'b0}}, f_lane - f_boff};
+            f_val   <= in_data[f_lane*8 +: 8];
+        end else if (f_armed && f_pop) begin
+            if (f_ahead < f_esz) f_armed <= 1'b0;
+            else f_ahead <= f_ahead - f_esz;
+        end
+    end
+
+    always @(*) if (f_past) begin
+        a_room:      assert(f_pend <= CAP16);
+        a_out_valid: assert(out_valid == (f_pend >= f_esz));
+        a_busy:      assert(busy == (f_rows != 16'd0 || f_pend != 16'd0));
+        if (f_rows == 16'd0) a_rows_done: assert(!in_ready);
+        if (f_rows != 16'd0 && f_pend1 + B16 <= CAP16) a_ready: assert(in_ready);
+        if (f_take) a_take_room: assert(f_pend1 + f_nb[15:0] <= CAP16);
+        if (f_armed && out_valid && f_ahead < f_esz)
+            a_order: assert(out_data[f_ahead[LOG_EMAX-1:0]*8 +: 8] == f_val);
+    end
+
+    // helper invariants: the registers are the shadow; the held bytes sit at the bottom
+    // of the buffer with zeros above them; the watched byte is held at its position
+    always @(*) if (f_past) begin
+        h_regs:  assert(rows_left == f_rows && {{(16-CW){1'b0}}, cnt} == f_pend
+                        && (f_rows == 16'd0 || (bytes_left == f_left && off == f_off
+                                                && first == f_first && f_left != 32'd0
+                                                && f_left <= f_rb)));
+        if (f_armed) h_watch_held: assert(f_ahead < f_pend);
+    end
+    // per byte (no wide shifts): bytes at and above cnt are zero; the watched byte is held
+    reg     f_clean, f_watch;
+    integer f_i;
+    always @(*) begin
+        f_clean = 1'b1;
+        f_watch = 1'b1;
+        for (f_i = 0; f_i < CAP; f_i = f_i + 1) begin
+            if ({{(32-CW){1'b0}}, cnt} <= f_i && buf_q[f_i*8 +: 8] != 8'h00) f_clean = 1'b0;
+            if ({16'd0, f_ahead} == f_i && buf_q[f_i*8 +: 8] != f_val) f_watch = 1'b0;
+        end
+    end
+    always @(*) if (f_past) begin
+        h_clean: assert(f_clean);
+        if (f_armed) h_watch: assert(f_watch);
+    end
+
+    always @(posedge clk) if (f_past) begin
+        c_full:    cover(f_rows != 16'd0 && in_valid && !in_ready && f_pend1 > CAP16 - B16);
+        c_order:   cover(f_armed && f_pop && f_ahead < f_esz && f_ahead != 16'd0 && f_lesz != 4'd0);
+        c_row2:    cover(f_take && f_left == f_nb && f_rows == 16'd2 && f_off != {LOG_B{1'b0}});
+        c_done:    cover($past(busy) && !busy && !$past(start) && !$past(rst));
+    end
+`endif
 endmodule
 `default_nettype wire

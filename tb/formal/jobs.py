@@ -164,6 +164,50 @@ def jobs() -> list[FormalJob]:
                       "EXEC hides for as long as the LOAD runs, so no k-induction closes; depth 12 "
                       "covers instructions with x_size 0 and short LOADs from queue to push"),
         # ---- end vta_ld_engine, vta_store, vta_load ----
+        # ---- vta_burst_gen, vta_unpack, vta_pack, vta_rd_arb --------------------------------
+        # vta_burst_gen: load, compute and store use MAXB 256, fetch MAXB = its BURST (16); small
+        # and default have a 64-bit bus (LOG_B 3), the edges flow's wide bus 128 bits (LOG_B 4).
+        FormalJob("vta_burst_gen", (("LOG_B", default.log_b), ("MAXB", 256)), "default",
+                  depth=4, cover_depth=12, quick=True),
+        FormalJob("vta_burst_gen", (("LOG_B", default.log_b), ("MAXB", 16)), "-",
+                  depth=4, cover_depth=12, quick=True),
+        FormalJob("vta_burst_gen", (("LOG_B", 4), ("MAXB", 256)), "-", depth=4, cover_depth=12, quick=True),
+        FormalJob("vta_burst_gen", (("LOG_B", 4), ("MAXB", 16)), "-", depth=4, cover_depth=12, quick=True),
+        # vta_unpack: LOG_EMAX is 4 in fetch (16-byte instructions) and in small's load and
+        # compute; default's compute has 64-byte ACC elements (6). Depth 6 lets the base case
+        # reach the gearbox-room break (step 5); a full gearbox at LOG_EMAX 6 is 12 cycles
+        # in (cover depth 13). Default's load (256-byte WGT elements, LOG_EMAX 8, a 264-byte
+        # gearbox) has no job: its induction step did not finish in 500 s, a bounded run
+        # reaches 5 cycles in 6 minutes and its cover of a full gearbox needs 34 cycles; the
+        # logic differs from LOG_EMAX 4 and 6 only in widths (rtl/README.md, vta_unpack).
+        FormalJob("vta_unpack", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.wgt_bytes))),
+                  "small", engine="smtbmc boolector", depth=6, cover_depth=12),
+        FormalJob("vta_unpack", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
+                  "default", engine="smtbmc boolector", depth=2, cover_depth=13),
+        FormalJob("vta_unpack", (("LOG_B", 4), ("LOG_EMAX", 4)), "-",
+                  engine="smtbmc boolector", depth=2, cover_depth=12),
+        # vta_pack: store's elements are OUT (= INP) elements: 4 bytes on small, 16 on default.
+        # Depth 6 on small lets the base case reach a second row (the negatives).
+        FormalJob("vta_pack", (("LOG_B", small.log_b), ("LOG_E", _log2(small.cfg.out_bytes))),
+                  "small", engine="smtbmc boolector", depth=6, cover_depth=14),
+        FormalJob("vta_pack", (("LOG_B", default.log_b), ("LOG_E", _log2(default.cfg.out_bytes))),
+                  "default", engine="smtbmc boolector", depth=2, cover_depth=14),
+        FormalJob("vta_pack", (("LOG_B", 4), ("LOG_E", 4)), "-",
+                  engine="smtbmc boolector", depth=2, cover_depth=14),
+        # vta_rd_arb: vta_top's NC 3, OUTST 8. The routing assertion (a_route) needs the
+        # table's entries behind its head, which vta_fifo keeps to itself: it is compiled
+        # out of the proof (VTA_FORMAL_AR_ONLY) and checked by the bounded jobs below.
+        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 8)), "default", depth=4, cover_depth=24,
+                  submodules=("vta_fifo",), defines=("VTA_FORMAL_AR_ONLY",), quick=True),
+        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 2)), "-", mode="bmc", engine="smtbmc boolector",
+                  depth=20, cover_depth=16, submodules=("vta_fifo",),
+                  why="a_route is not inductive from the arbiter (the in-order table's entries "
+                      "behind its head are vta_fifo's internals); with 2 table entries 20 cycles "
+                      "fill, drain and wrap the table many times"),
+        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 8)), "-", mode="bmc", depth=12, cover_depth=24,
+                  submodules=("vta_fifo",),
+                  why="a_route as above, at vta_top's 8 entries: bounded by solver time "
+                      "(step 14 takes minutes)"),
     ]
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
     # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)
