@@ -118,8 +118,8 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
                   "small", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
                   quick=True),
-        FormalJob("vta_ld_engine", (("LOG_B", default.log_b),
-                                    ("LOG_EMAX", max(_log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
+        FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", max(
+                      _log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
                   "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
         FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
                   "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
