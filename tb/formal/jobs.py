@@ -89,6 +89,15 @@ def jobs() -> list[FormalJob]:
         # vta_token: the four dependency queues at TOKEN_QUEUE_DEPTH
         FormalJob("vta_token", (("DEPTH", default.cfg.token_queue_depth),), "default",
                   depth=4, cover_depth=20, quick=True),
+        # ---- vta_ctrl, vta_phase, vta_fetch (branch fctl) ----
+        # vta_phase: every HAS_PREV/HAS_NEXT combination rtl/ instantiates (load 0/1,
+        # compute 1/1, store 1/0); the contract has no other parameter
+        FormalJob("vta_phase", (("HAS_PREV", 0), ("HAS_NEXT", 1)), "-", depth=8, cover_depth=12,
+                  quick=True),
+        FormalJob("vta_phase", (("HAS_PREV", 1), ("HAS_NEXT", 1)), "-", depth=8, cover_depth=12,
+                  quick=True),
+        FormalJob("vta_phase", (("HAS_PREV", 1), ("HAS_NEXT", 0)), "-", depth=8, cover_depth=12,
+                  quick=True),
     ]
     del small
     return out
