@@ -98,6 +98,9 @@ def jobs() -> list[FormalJob]:
                   quick=True),
         FormalJob("vta_phase", (("HAS_PREV", 1), ("HAS_NEXT", 0)), "-", depth=8, cover_depth=12,
                   quick=True),
+        # vta_ctrl: NSTAT as vta_top sets it (32 words from 0x24) and the smallest (1)
+        FormalJob("vta_ctrl", (("NSTAT", 32),), "default", depth=6, cover_depth=12),
+        FormalJob("vta_ctrl", (("NSTAT", 1),), "-", depth=6, cover_depth=12, quick=True),
     ]
     del small
     return out
