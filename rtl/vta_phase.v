@@ -119,5 +119,116 @@ module vta_phase #(
                      (phase == PH_POP) && pend_pop_next && !next_can_pop,
                      (phase == PH_POP) && pend_pop_prev && !prev_can_pop,
                      status_sub, insn_r[ISA_OPCODE +: ISA_OPCODE_W], 1'b0, phase, busy};
+`ifdef FORMAL
+    // ---- contract (rtl/README.md, vta_phase) ------------------------------------------
+    // Assumes: a reset in the first cycle; nothing else of its neighbours (the queue head,
+    // the token counters' can_pop/can_push and the engine's exec_busy may do anything).
+    // Guarantees, per instruction (spec section 4, rtl/README.md "Queues, tokens and flow
+    // control"): the head of the command queue is taken only while no instruction is held
+    // and at once when one is waiting; the instruction and its program index are the head's
+    // and stay until the next is taken. It pops exactly the tokens its flags name on the
+    // sides the module has (HAS_PREV/HAS_NEXT), once each, only while the counter is
+    // non-zero and as soon as it is; `go` (the engine's start) comes once, with or after the
+    // last pop; the engine's exec_busy is waited for after go; then it pushes exactly the
+    // tokens its flags name, once each, only into a counter with room and as soon as it has
+    // room; insn_done comes once, with or after the last push, and only then is the next
+    // instruction taken. busy/stall/status[14:0] say the same, and every busy cycle is
+    // exactly one of: a stall, an engine-busy cycle, go, the engine seen idle, insn_done
+    // (the counter relation BUSY = STALL + EXEC + 3 x INSNS).
+    reg f_past = 1'b0;
+    always @(posedge clk) f_past <= 1'b1;
+    always @(*) if (!f_past) assume(rst);
+
+    // where the held instruction is, from the interface alone
+    reg f_hold = 1'b0;     // an instruction taken, insn_done not yet
+    reg f_go   = 1'b0;     // its go has come
+    reg f_exd  = 1'b0;     // the engine was seen idle after go (exec && !exec_busy)
+    reg f_pp = 1'b0, f_pn = 1'b0, f_hp = 1'b0, f_hn = 1'b0;   // popped prev/next, pushed prev/next
+    always @(posedge clk) begin
+        if (rst) begin
+            f_hold <= 1'b0; f_go <= 1'b0; f_exd <= 1'b0;
+            f_pp <= 1'b0; f_pn <= 1'b0; f_hp <= 1'b0; f_hn <= 1'b0;
+        end else if (q_pop) begin
+            f_hold <= 1'b1; f_go <= 1'b0; f_exd <= 1'b0;
+            f_pp <= 1'b0; f_pn <= 1'b0; f_hp <= 1'b0; f_hn <= 1'b0;
+        end else begin
+            if (go) f_go <= 1'b1;
+            if (exec && !exec_busy) f_exd <= 1'b1;
+            if (prev_pop)  f_pp <= 1'b1;
+            if (next_pop)  f_pn <= 1'b1;
+            if (prev_push) f_hp <= 1'b1;
+            if (next_push) f_hn <= 1'b1;
+            if (insn_done) f_hold <= 1'b0;
+        end
+    end
+    // the tokens the held instruction asks for, on the sides the module has
+    wire f_wpp = (HAS_PREV != 0) && insn[ISA_POP_PREV_DEP];
+    wire f_wpn = (HAS_NEXT != 0) && insn[ISA_POP_NEXT_DEP];
+    wire f_whp = (HAS_PREV != 0) && insn[ISA_PUSH_PREV_DEP];
+    wire f_whn = (HAS_NEXT != 0) && insn[ISA_PUSH_NEXT_DEP];
+    wire f_popping  = f_hold && !f_go;
+    wire f_pushing  = f_hold && f_exd;
+    wire f_pops_ok  = (!f_wpp || f_pp || prev_can_pop) && (!f_wpn || f_pn || next_can_pop);
+    wire f_push_ok  = (!f_whp || f_hp || prev_can_push) && (!f_whn || f_hn || next_can_push);
+    wire [1:0] f_phase = !f_hold ? 2'd0 : (!f_go ? 2'd1 : (!f_exd ? 2'd2 : 2'd3));
+
+    always @(*) if (f_past && !rst) begin
+        // the command queue
+        a_take_idle:   assert(!q_pop || (!f_hold && !q_empty));
+        a_take_eager:  assert(f_hold || q_empty || q_pop);
+        // pops: only asked-for tokens, only when available, once, before go; as soon as possible
+        a_pop_avail:   assert((!prev_pop || prev_can_pop) && (!next_pop || next_can_pop));
+        a_pop_prev:    assert(!prev_pop || (f_popping && f_wpp && !f_pp));
+        a_pop_next:    assert(!next_pop || (f_popping && f_wpn && !f_pn));
+        a_pop_eager:   assert(!f_popping || ((prev_pop == (f_wpp && !f_pp && prev_can_pop))
+                                              && (next_pop == (f_wpn && !f_pn && next_can_pop))));
+        a_go:          assert(go == (f_popping && f_pops_ok));
+        // execution: after go, until the engine is seen idle
+        a_exec:        assert(exec == (f_hold && f_go && !f_exd));
+        // pushes: only asked-for tokens, only with room, once, after the engine is done
+        a_push_room:   assert((!prev_push || prev_can_push) && (!next_push || next_can_push));
+        a_push_prev:   assert(!prev_push || (f_pushing && f_whp && !f_hp));
+        a_push_next:   assert(!next_push || (f_pushing && f_whn && !f_hn));
+        a_push_eager:  assert(!f_pushing || ((prev_push == (f_whp && !f_hp && prev_can_push))
+                                             && (next_push == (f_whn && !f_hn && next_can_push))));
+        a_done:        assert(insn_done == (f_pushing && f_push_ok));
+        // status outputs
+        a_busy:        assert(busy == f_hold);
+        a_stall:       assert(stall == ((f_popping && !f_pops_ok) || (f_pushing && !f_push_ok)));
+        a_status:      assert(status == {exec && exec_busy,
+                                         f_pushing && f_whn && !f_hn && !next_can_push,
+                                         f_pushing && f_whp && !f_hp && !prev_can_push,
+                                         f_popping && f_wpn && !f_pn && !next_can_pop,
+                                         f_popping && f_wpp && !f_pp && !prev_can_pop,
+                                         status_sub, insn[ISA_OPCODE +: ISA_OPCODE_W],
+                                         1'b0, f_phase, f_hold});
+        a_busy_split:  assert({3'd0, stall} + {3'd0, exec && exec_busy} + {3'd0, go}
+                              + {3'd0, exec && !exec_busy} + {3'd0, insn_done} == {3'd0, busy});
+        // helper invariants: the phase register and pending flags are the interface's state
+        h_phase:       assert(phase == f_phase);
+        h_pend_pop:    assert(!f_popping || (pend_pop_prev == (f_wpp && !f_pp)
+                                             && pend_pop_next == (f_wpn && !f_pn)));
+        h_pend_push:   assert(!f_hold || (pend_push_prev == (f_whp && !f_hp)
+                                          && pend_push_next == (f_whn && !f_hn)));
+        h_popped:      assert(!f_hold || ((!f_pp || f_wpp) && (!f_pn || f_wpn)
+                                          && (!f_go || (f_pp == f_wpp && f_pn == f_wpn))));
+        h_pushed:      assert(!f_hold || ((!f_hp || (f_whp && f_exd)) && (!f_hn || (f_whn && f_exd))));
+        h_exd:         assert(!f_exd || f_go);
+    end
+    // the instruction and its program index: the head taken, held until the next is taken
+    always @(posedge clk) if (f_past && !$past(rst)) begin
+        if ($past(q_pop)) a_insn_taken: assert(insn == $past(q_data[127:0]) && insn_idx == $past(q_data[159:128]));
+        else a_insn_held: assert(insn == $past(insn) && insn_idx == $past(insn_idx));
+    end
+    always @(posedge clk) if (f_past && $past(rst)) a_reset: assert(!busy && insn_idx == 32'd0);
+
+    always @(posedge clk) if (f_past && !rst) begin
+        c_pop_wait:  cover(f_popping && (f_wpp || f_wpn) && !f_pops_ok);
+        c_pops_at_go: cover(go && ((HAS_PREV != 0 && HAS_NEXT != 0) ? (prev_pop && next_pop)
+                                                                   : (prev_pop || next_pop)));
+        c_push_wait: cover(f_pushing && (f_whp || f_whn) && !f_push_ok);
+        c_next_insn: cover(q_pop && $past(insn_done));
+    end
+`endif
 endmodule
 `default_nettype wire

@@ -40,6 +40,7 @@ class FormalJob:
     submodules: tuple[str, ...] = ()           # other rtl/ modules the top instantiates
     defines: tuple[str, ...] = ()              # extra `define names (tests: VTA_TEST_BREAK_*)
     why: str = ""                              # mode bmc: why no proof
+    script: tuple[str, ...] = ()               # yosys commands after prep (e.g. chformal on a submodule)
     timeout: int = 600                         # sby's own timeout, seconds
     quick: bool = False                        # part of make test's subset (seconds each)
     mutation: bool = True                      # run on mutants (tb/mutate TESTS=formal)
@@ -96,6 +97,14 @@ def _load_params(s: Shipped) -> tuple[tuple[str, int], ...]:
 
 #: bound of the vta_ld_engine read-tiling check (tb/formal/jobs.py, VTA_FORMAL_AR_TILING)
 AR_DEPTH = 6
+FETCH_DEPTH = 10   # launch, both first bursts granted, the first two instructions
+FETCH_WHY = ("no induction: the contract needs invariants on the internal state of vta_burst_gen "
+             "and vta_unpack (their beat and byte counts against fetch's), which a contract "
+             "on vta_fetch cannot name (Yosys has no hierarchical references); `abc pdr` does "
+             "not run with this ABC (`pdr -l` unknown option); BMC time grows about 2.5x a step "
+             "past depth 8 (smtbmc yices: depth 12 took 450 s on the loaded machine; `abc bmc3` "
+             "is faster but its witness cannot be read back, so a failure would not name its "
+             "assertion)")
 
 
 def jobs() -> list[FormalJob]:
@@ -208,6 +217,28 @@ def jobs() -> list[FormalJob]:
                   submodules=("vta_fifo",),
                   why="a_route as above, at vta_top's 8 entries: bounded by solver time "
                       "(step 14 takes minutes)"),
+        # ---- vta_ctrl, vta_phase, vta_fetch (branch fctl) ----
+        # vta_phase: every HAS_PREV/HAS_NEXT combination rtl/ instantiates (load 0/1,
+        # compute 1/1, store 1/0); the contract has no other parameter
+        FormalJob("vta_phase", (("HAS_PREV", 0), ("HAS_NEXT", 1)), "-", depth=8, cover_depth=12,
+                  quick=True),
+        FormalJob("vta_phase", (("HAS_PREV", 1), ("HAS_NEXT", 1)), "-", depth=8, cover_depth=12,
+                  quick=True),
+        FormalJob("vta_phase", (("HAS_PREV", 1), ("HAS_NEXT", 0)), "-", depth=8, cover_depth=12,
+                  quick=True),
+        # vta_ctrl: NSTAT as vta_top sets it (32 words from 0x24) and the smallest (1)
+        FormalJob("vta_ctrl", (("NSTAT", 32),), "default", depth=6, cover_depth=12),
+        FormalJob("vta_ctrl", (("NSTAT", 1),), "-", depth=6, cover_depth=12, quick=True),
+        # vta_fetch with its beat FIFO, burst generator and gearbox; LOG_B of both shipped
+        # configurations (LOG_BUS_WIDTH 6). The submodules' own contracts (checked by their
+        # own jobs) are removed here: they only cost time (the FIFO's took the BMC from
+        # seconds to minutes); their assumptions are then not checked in fetch's context.
+        FormalJob("vta_fetch", (("LOG_B", default.log_b),), "default", mode="bmc",
+                  engine="smtbmc yices", depth=FETCH_DEPTH, cover_depth=12,
+                  submodules=("vta_burst_gen", "vta_fifo", "vta_unpack"),
+                  script=("chformal -remove *vta_fifo", "chformal -remove *vta_burst_gen",
+                          "chformal -remove *vta_unpack"),
+                  why=FETCH_WHY),
     ]
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
     # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)

@@ -128,6 +128,7 @@ def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str
         f"prep -top {job.top}",
         # a submodule's assumptions about its neighbours are the parent's obligations here
         *[f"chformal -assume2assert *{m}*" for m in job.submodules],
+        *job.script,
     ]
     lines = [
         "[tasks]",
