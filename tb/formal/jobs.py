@@ -186,7 +186,8 @@ def jobs() -> list[FormalJob]:
         # compute; default's compute has 64-byte ACC elements (6). Depth 6 lets the base case
         # reach the gearbox-room break (step 5); a full gearbox at LOG_EMAX 6 is 12 cycles
         # in (cover depth 13). Default's load (256-byte WGT elements, LOG_EMAX 8, a 264-byte
-        # gearbox) has no job: its induction step did not finish in 500 s, a bounded run
+        # gearbox) has no job: its induction step did not finish in 500 s (boolector, depth 2)
+        # nor 600 s (yices, depth 1), a bounded run
         # reaches 5 cycles in 6 minutes and its cover of a full gearbox needs 34 cycles; the
         # logic differs from LOG_EMAX 4 and 6 only in widths (rtl/README.md, vta_unpack).
         FormalJob("vta_unpack", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.wgt_bytes))),
