@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     job_results = results[: len(jobs)]
     neg_results = [
-        NegativeResult(n.name, n.what, n.expect, r)
+        NegativeResult(n.name, n.what, n.expect, r, n.proof)
         for n, r in zip(negatives, results[len(jobs) :], strict=True)
     ]
     traces: dict[str, Path] = {}

@@ -20,7 +20,8 @@ class Negative:
     find: str = ""           # text of rtl/<top>.v replaced (exactly once) by `replace`
     replace: str = ""
     what: str = ""           # the bug in words
-    engine: str = ""         # "abc pdr" for a bug deeper than any usable bound (PDR's traces are real)
+    proof: bool = False      # deeper than any usable bound: refused when the job's own proof
+                             # fails on `expect` (an induction counterexample, weaker than a trace)
 
     @property
     def name(self) -> str:
@@ -58,9 +59,10 @@ NEGATIVES: tuple[Negative, ...] = (
     Negative("ld_engine/small", "h_waddr", find="            waddr   <= sram_base - 16'd1;",
              replace="            waddr   <= sram_base;",
              what="the tile written one SRAM entry too high (h_waddr fails before the first write)"),
-    Negative("store/small", "a_b_bound", define="VTA_TEST_BREAK_B_BOUND", engine="abc pdr",
+    Negative("store/small", "a_b_bound", define="VTA_TEST_BREAK_B_BOUND", proof=True,
              what="the count of write bursts awaiting B wraps past the design's bound of 255 "
-                  "(over 255 bursts deep: refused by PDR, whose counterexamples are reachable)"),
+                  "(over 255 bursts deep: no bound reaches it and PDR did not finish in 600 s; "
+                  "the proof fails on a_b_bound)"),
     Negative("store/small", "h_not_exec",
              find="                       || !len_empty || (bpend != 8'd0);",
              replace="                       || !len_empty;",

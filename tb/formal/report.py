@@ -24,11 +24,15 @@ class NegativeResult:
     what: str
     expect: str
     result: JobResult
+    proof: bool = False
 
     @property
     def refused(self) -> bool:
         """The contract failed the copy with the expected assertion and a reachable trace."""
-        return self.result.status == "FAILED" and self.expect in [c.label for c in self.result.failed]
+        failed = self.expect in [c.label for c in self.result.failed]
+        if self.proof:
+            return failed and self.result.status in ("FAILED", "UNKNOWN")
+        return self.result.status == "FAILED" and failed
 
 
 def result_cell(r: JobResult) -> str:

@@ -265,8 +265,8 @@ def _run(
     if negative is not None:
         # a broken copy must fail with a reachable trace, not merely break an induction step:
         # bounded check to the depth at which the cover run reaches every trigger
-        if negative.engine:
-            job = replace(job, mode="prove", engine=negative.engine, hunts=())
+        if negative.proof:
+            job = replace(job, hunts=())
         else:
             engine = job.engine if job.harness else "smtbmc yices"
             job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=())
