@@ -20,6 +20,8 @@ class Negative:
     find: str = ""           # text of rtl/<top>.v replaced (exactly once) by `replace`
     replace: str = ""
     what: str = ""           # the bug in words
+    file: str = ""           # rtl/ file `find` edits when it is not rtl/<top>.v
+    hint: bool = False       # the whole top: needs the witness hint (VTA_FORMAL_HINT) to get deep
 
     @property
     def name(self) -> str:
@@ -44,4 +46,9 @@ NEGATIVES: tuple[Negative, ...] = (
     Negative("formal_top/small", "a_ar_4k", define="VTA_TEST_BREAK_4K_DISTANCE",
              what="the burst generator's distance to the 4 KiB boundary is off: a fetch burst "
                   "from 0xFC0 crosses 4 KiB (found at step 10 on the whole top)"),
+    Negative("formal_top/small", "a_done_after_b", file="vta_store.v", hint=True,
+             find="                       || !len_empty || (bpend != 8'd0);",
+             replace="                       || !len_empty;",
+             what="a STORE completes (and pushes S2C) before its write responses: DONE with a "
+                  "burst awaiting B (step 31 with the hint)"),
 )
