@@ -22,6 +22,8 @@ class Negative:
     what: str = ""           # the bug in words
     proof: bool = False      # deeper than any usable bound: refused when the job's own proof
                              # fails on `expect` (an induction counterexample, weaker than a trace)
+    file: str = ""           # rtl/ file `find` edits when it is not rtl/<top>.v
+    hint: bool = False       # the whole top: needs the witness hint (VTA_FORMAL_HINT) to get deep
 
     @property
     def name(self) -> str:
@@ -187,4 +189,9 @@ NEGATIVES: tuple[Negative, ...] = (
              find=".off0(insn_addr[LOG_B-1:0]),",
              replace=".off0({LOG_B{1'b0}}),",
              what="the gearbox ignores INSN_ADDR's offset in the beat: instructions misaligned"),
+    Negative("formal_top/small", "a_done_after_b", file="vta_store.v", hint=True,
+             find="                       || !len_empty || (bpend != 8'd0);",
+             replace="                       || !len_empty;",
+             what="a STORE completes (and pushes S2C) before its write responses: DONE with a "
+                  "burst awaiting B (step 31 with the hint)"),
 )

@@ -87,7 +87,21 @@ def contract_checks(path: Path) -> dict[int, Check]:
     return out
 
 
-def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
+def hunt_tasks(job: FormalJob) -> dict[str, tuple[int, str]]:
+    """sby task name -> (VTA_FORMAL_HUNT number, cover label) of a harness job's covers; the
+    number is the cover's place in the harness's list (tb/rtl/formal/vta_formal_top.v)."""
+    order = [*job.hunts, *job.hinted]
+    return {f"{'hint' if c in job.hinted else 'hunt'}_{c.removeprefix('c_')}": (HUNT_ORDER.index(c) + 1, c)
+            for c in order}
+
+
+#: the covers of the whole-top harness, numbered as its VTA_FORMAL_HUNT define counts them
+HUNT_ORDER = ("c_first_aw", "c_first_w", "c_first_b", "c_done", "c_done_after_store")
+
+
+def harness_sby_text(
+    job: FormalJob, files: list[Path], defines: tuple[str, ...], hinted: bool = False
+) -> str:
     """The .sby of a harness job (the whole top): rtl/ read without FORMAL (each module's
     contract has its own job, and its assumptions must not constrain the whole), the harness
     with it; flattened, memories mapped, undriven bits free. Each hunted cover is a BMC task
@@ -97,17 +111,23 @@ def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]
     design = " ".join(f.name for f in files if f.suffix == ".v" and f.name not in harness)
     formal = " ".join(f.name for f in files if f.name in harness)
     dflags = "".join(f"-D {d} " for d in defines)
-    hunts = [f"hunt_{label.removeprefix('c_')}" for label in job.hunts]
-    hunt_options = ["hunt: mode bmc", f"hunt: depth {job.cover_depth}"] if hunts else []
-    lines = ["[tasks]", "bmc", *[f"{h} hunt" for h in hunts], "",
+    covers = hunt_tasks(job)
+    hint = "-D VTA_FORMAL_HINT " if hinted else ""
+    checks = ["bmc"] + (["hint_bmc"] if job.hint_depth else [])
+    hunt_options = ["hunt: mode bmc", f"hunt: depth {job.cover_depth}"] if covers else []
+    hint_options = ["hint_bmc: mode bmc", f"hint_bmc: depth {job.hint_depth}"] if job.hint_depth else []
+    lines = ["[tasks]", *checks, *[f"{t} hunt" for t in covers], "",
              "[options]", "bmc: mode bmc", f"bmc: depth {job.depth}",
-             *hunt_options, f"timeout {job.timeout}", "",
+             *hint_options, *hunt_options, f"timeout {job.timeout}", "",
              "[engines]", job.engine, "",
-             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {formal}",
-             *[f"{h}: read -formal -D VTA_FORMAL_HUNT={n} {formal}" for n, h in enumerate(hunts, 1)],
+             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {hint}{formal}",
+             *([f"hint_bmc: read -formal -D VTA_FORMAL_HINT {formal}"] if job.hint_depth else []),
+             *[f"{t}: read -formal -D VTA_FORMAL_HUNT={n} {'-D VTA_FORMAL_HINT ' if c in job.hinted else ''}"
+               f"{formal}" for t, (n, c) in covers.items()],
              f"prep -top {job.top}",
-             *(["hunt: chformal -assert -assert2assume c:a_* c:h_*"] if hunts else []),
+             *(["hunt: chformal -assert -assert2assume c:a_* c:h_*"] if covers else []),
              "bmc: chformal -cover -remove",
+             *(["hint_bmc: chformal -cover -remove"] if job.hint_depth else []),
              "flatten", "memory_map",
              # out-of-range array reads are X after techmap and become free values below
              *(["techmap"] if job.engine.startswith("abc") else []),
@@ -116,10 +136,10 @@ def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]
     return "\n".join(lines)
 
 
-def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
+def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...], hinted: bool = False) -> str:
     """The .sby file of a job."""
     if job.harness:
-        return harness_sby_text(job, files, defines)
+        return harness_sby_text(job, files, defines, hinted)
     check = "prove" if job.mode == "prove" else "bmc"
     top_script = [
         f"read -formal {' '.join('-D ' + d for d in defines)} "
@@ -157,7 +177,7 @@ def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str
     return "\n".join(lines)
 
 
-def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[Path]:
+def sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[Path]:
     """The files sby copies in: the top's file first (broken for a negative), the other rtl/
     files, a harness's files, and the headers they include."""
     if job.harness:
@@ -169,6 +189,11 @@ def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[P
         files = [RTL_DIR / f for f in job.files]
         headers = sorted(RTL_DIR.glob("*.vh"))
     if negative is not None and negative.find:
+        names = [f.name for f in files]
+        target = names.index(negative.file) if negative.file in names else (None if negative.file else 0)
+        if target is None:
+            raise FormalError(f"negative {negative.name}: {negative.file} is not read by job {job.name}")
+        files[0], files[target] = files[target], files[0]
         text = files[0].read_text()
         if text.count(negative.find) != 1:
             raise FormalError(
@@ -179,6 +204,7 @@ def _sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[P
         broken.parent.mkdir(parents=True, exist_ok=True)
         broken.write_text(text.replace(negative.find, negative.replace))
         files[0] = broken
+        files[0], files[target] = files[target], files[0]
     missing = [f for f in files if not f.exists()]
     if missing:
         raise FormalError(f"job {job.name}: {', '.join(str(m) for m in missing)} missing")
@@ -269,14 +295,16 @@ def _run(
             job = replace(job, hunts=())
         else:
             engine = job.engine if job.harness else "smtbmc yices"
-            job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=())
+            job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=(), hinted=(),
+                          hint_depth=0)
     defines = job.defines + ((negative.define,) if negative is not None and negative.define else ())
-    files = _sources(job, workdir, negative)
+    files = sources(job, workdir, negative)
     sby = workdir / "job.sby"
-    sby.write_text(sby_text(job, files, defines))
+    sby.write_text(sby_text(job, files, defines, negative is not None and negative.hint))
     check = "prove" if job.mode == "prove" else "bmc"
     if job.harness:
-        tasks = ["bmc"] + ([f"hunt_{c.removeprefix('c_')}" for c in job.hunts] if with_cover else [])
+        tasks = ["bmc"] + (["hint_bmc"] if job.hint_depth and negative is None else []) \
+            + (list(hunt_tasks(job)) if with_cover else [])
     else:
         tasks = [check] if negative is not None or not with_cover else [check, "cover"]
     t0 = time.perf_counter()
@@ -304,6 +332,13 @@ def _run(
     present = compiled(workdir / f"job_{check}", files[0].name)
     if present is not None:
         checks = {k: c for k, c in checks.items() if k[1] in present}
+    hint_status = ""
+    if job.harness and "hint_bmc" in tasks:
+        # every assertion again, on the hint's directed scenario, deeper: its failure is real
+        hint_lines = _log_lines(workdir / "job_hint_bmc")
+        hint_status = _status(hint_lines)
+        if hint_status == "FAIL":
+            lines, status = hint_lines, "FAIL"
     failed: list[Check] = []
     trace_vcd = trace_yw = None
     for line in lines:
@@ -346,11 +381,15 @@ def _run(
         )
     else:
         verdict, detail = status, f"after {job.timeout} s"
+    if hint_status == "PASS":
+        detail += f"; under the hint every assertion to depth {job.hint_depth}"
+    elif hint_status in ("TIMEOUT", "UNKNOWN"):
+        detail += f"; under the hint to depth {_deepest(workdir / 'job_hint_bmc')}"
     unreached: list[str] = []
     if job.harness and with_cover:
         by_label = {c.label: c for c in checks.values() if c.kind == "cover"}
-        for label in job.hunts:
-            hunt = _log_lines(workdir / f"job_hunt_{label.removeprefix('c_')}")
+        for task, (_, label) in hunt_tasks(job).items():
+            hunt = _log_lines(workdir / f"job_{task}")
             steps = [int(m.group(4)) for m in map(FAILED.search, hunt) if m and m.group(4)]
             c = by_label.get(label) or Check(label, "cover", files[0].name, 0)
             by_label[label] = c
@@ -358,7 +397,8 @@ def _run(
                 c.trigger_step = steps[0]
             else:
                 unreached.append(label)
-        checks = {(c.file, c.line): c for c in checks.values() if c.kind == "assert" or c.label in job.hunts}
+        covered = set(job.hunts) | set(job.hinted)
+        checks = {(c.file, c.line): c for c in checks.values() if c.kind == "assert" or c.label in covered}
     elif "cover" in tasks:
         reached: dict[tuple[str, int], int] = {}
         misses: set[tuple[str, int]] = set()

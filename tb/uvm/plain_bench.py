@@ -65,10 +65,12 @@ def build(sim: str, cfg: VtaConfig) -> Path:
     if sim == "verilator":
         env["MAKEFLAGS"] = " ".join(filter(None, (env.get("MAKEFLAGS", ""), VERILATOR_MAKEFLAGS)))
         cmd = ["verilator", "--binary", "--timing", "-O3", "-Wno-fatal", "-Wno-lint", "-Wno-style",
-               f"-I{RTL_DIR}", f"-I{TB_RTL}", "--top-module", TOP, "-o", "vta_plain", "--Mdir", str(bdir / "obj"),
+               f"-I{RTL_DIR}", f"-I{TB_RTL}", "--top-module", TOP, "-o", "vta_plain",
+               "--Mdir", str(bdir / "obj"),
                *(f"-G{k}={v}" for k, v in params.items()), *map(str, sources())]
     else:
-        cmd = ["iverilog", "-g2012", "-I", str(RTL_DIR), "-I", str(TB_RTL), "-s", TOP, "-o", str(bdir / "vta_plain.vvp"),
+        cmd = ["iverilog", "-g2012", "-I", str(RTL_DIR), "-I", str(TB_RTL), "-s", TOP,
+               "-o", str(bdir / "vta_plain.vvp"),
                *(f"-P{TOP}.{k}={v}" for k, v in params.items()), *map(str, sources())]
     proc = subprocess.run(cmd, cwd=bdir, env=env, capture_output=True, text=True)
     (bdir / "build.log").write_text(proc.stdout + proc.stderr)
