@@ -17,7 +17,7 @@ states per assertion that its trigger is reachable.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -129,7 +129,7 @@ def jobs() -> list[FormalJob]:
         # does not depend on the bus or element widths beyond these; each shipped pair is run.
         FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
                   "small", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
-                  quick=True),
+                  timeout=1800),
         FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", max(
                       _log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
                   "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
@@ -147,7 +147,7 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
                                 ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", depth=10,
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
-                  quick=True),
+                  timeout=1800),
         FormalJob("vta_store", (("LOG_B", default.log_b), ("LOG_OUT_BYTES", _log2(default.cfg.out_bytes)),
                                 ("LOG_ACC_DEPTH", default.cfg.log_acc_depth)), "default", depth=10,
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
@@ -164,7 +164,7 @@ def jobs() -> list[FormalJob]:
         # vta_load: small and default (LOG_EMAX of its engine = the WGT element); the engine's
         # contract holds inside, its assumptions are this module's obligations
         FormalJob("vta_load", _load_params(small), "small", depth=6, cover_depth=20,
-                  submodules=LOAD_SUBS, quick=True),
+                  submodules=LOAD_SUBS, timeout=1800),
         FormalJob("vta_load", _load_params(default), "default", depth=6, cover_depth=20,
                   submodules=LOAD_SUBS),
         # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
@@ -257,19 +257,22 @@ def jobs() -> list[FormalJob]:
         why="the whole accelerator (~9.6k state bits, free memory and host): no induction "
             "converges; bounded by sby's 10-minute timeout",
         timeout=600, mutation=False))
-    return out
+    # a parent proves its submodules' contracts again in context (their assumptions become
+    # its obligations): minutes, not seconds; give those proofs room
+    return [replace(j, timeout=1800) if j.submodules and not j.harness and j.timeout == 600 else j
+            for j in out]
 
 
 def jobs_touching(design: Path, reference: Path) -> list[FormalJob]:
-    """The jobs that read a file of `design` differing from `reference` (every job if none differs)."""
+    """The jobs of the modules whose file in `design` differs from `reference`: each module's
+    own contract (a parent that reads the module proves it again, at minutes a job, and adds
+    nothing a mutant of it could show that its own contract does not); none when none differs."""
     changed = {f.name for f in design.glob("*.v*")
                if not (reference / f.name).exists() or (reference / f.name).read_bytes() != f.read_bytes()}
     every = jobs()
-    if not changed:
-        return every
     if any(name.endswith(".vh") for name in changed):
-        return every
-    return [j for j in every if changed & set(j.files)]
+        return [j for j in every if not j.harness]
+    return [j for j in every if not j.harness and j.files[0] in changed]
 
 
 def select(modules: list[str] | None) -> list[FormalJob]:

@@ -167,7 +167,7 @@ def run_stage(stage: Stage, env: dict[str, str], work: Path, watcher: Watcher, l
     """One stage: None when it passed, else the outcome that ends the design's run."""
     log = work / f"{stage.name}.log"
     argv = [sys.executable, *stage.argv(str(work.resolve()), limits.job)]
-    limit = limits.stage.get(stage.name)
+    limit = limits.stage.get(stage.name) if stage.limited else None
     t0 = time.monotonic()
     with log.open("wb") as out:
         proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,

@@ -8,8 +8,8 @@ at the mutant's design with VTA_RTL_DIR and stops the mutant at the first failin
               programs, register map, reset, back-to-back), then 10 more random programs
     regress   quick, 40 more random programs, the scaled-down ResNet-18 layers
               (`python -m tb.workloads.run --scale small`), and the other simulator's quick run
-    formal    the module contracts the mutant's file takes part in (`python -m tb.formal
-              --mutant`: SymbiYosys, no simulator; only a counterexample kills)
+    formal    the mutated module's own contract jobs (`python -m tb.formal --mutant`:
+              SymbiYosys, no simulator; only a counterexample kills)
     formal+quick  formal, then quick: the two together
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ class Stage:
     module: str
     args: tuple[str, ...]
     per_job_timeout: bool = True
+    limited: bool = True   # False: no stage time limit (the command bounds its own work)
 
     def argv(self, out: str, job_timeout: float | None) -> list[str]:
         args = [a.replace("{out}", out) for a in self.args]
@@ -42,8 +43,9 @@ class Stage:
         return " ".join(["python", "-m", self.module, *self.args])
 
 
-#: the formal stage: one job at a time (mutants already run in parallel)
-FORMAL = Stage("formal", "tb.formal", ("--mutant", "--jobs", "1", "--out", "{out}/formal"), False)
+#: the formal stage: one job at a time (mutants already run in parallel); sby's own timeout
+#: bounds each job (a job that runs out is UNPROVEN, not a kill), so no stage limit
+FORMAL = Stage("formal", "tb.formal", ("--mutant", "--jobs", "1", "--out", "{out}/formal"), False, False)
 
 
 def uvm(name: str, sim: str, *extra: str) -> Stage:
