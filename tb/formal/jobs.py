@@ -253,7 +253,7 @@ def jobs() -> list[FormalJob]:
             "pack", "phase", "rd_arb", "store", "token", "top", "unpack")),
         harness=tuple(f"tb/rtl/formal/{f}.v" for f in ("vta_ram", "vta_formal_axi", "vta_formal_top")),
         hunts=("c_first_aw", "c_first_w", "c_first_b", "c_done"), hinted=("c_done_after_store",),
-        hint_depth=40,
+        hint_depth=36,
         why="the whole accelerator (~9.6k state bits, free memory and host): no induction "
             "converges; bounded by sby's 10-minute timeout",
         timeout=600, mutation=False))
