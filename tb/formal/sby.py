@@ -346,7 +346,8 @@ def _run(
         if m:
             key = (Path(m.group(2)).name, int(m.group(3)))
             c = checks.get(key) or Check(m.group(1).split(".")[-1], "assert", key[0], key[1])
-            c.failed_step = int(m.group(4)) if m.group(4) else None
+            if m.group(4) and c.failed_step is None:
+                c.failed_step = int(m.group(4))
             if c not in failed:
                 failed.append(c)
         t = TRACE.search(line)
