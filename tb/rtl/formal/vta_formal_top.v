@@ -21,6 +21,15 @@
 // address), so the class is conservative, never too wide: the FINISH then waits for the one
 // STORE's token, which the store pushes only after its last write response.
 // Covers: the first STORE write (AW handshake, W beat, B), DONE read back, DONE after a STORE.
+// A foreign DUT (`make formal DUT=NAME`, tb/formal/foreign.py): with VTA_FORMAL_FOREIGN defined,
+// vta_top is the profile's generated wrapper (no parameters: the instance takes none), IDW is
+// the profile's memory ID width, and the DONE ordering asserts are left out: they read rtl/'s
+// register map (CTRL bit 0 a running status, DONE not host-writable), which another design
+// need not have (tb/formal/foreign.py says why for upstream-chisel). The monitor may watch
+// only the low MIDW bits of the memory IDs (its per-ID queues grow with 1 << MIDW): then the
+// DUT's upper ID bits are ASSERTED zero on AW and AR, and the memory's on B and R ASSUMED zero,
+// which removes only responses the rules already forbid (a B/R ID must be an outstanding
+// request's, and every request's upper bits are zero until the assert fails).
 // Run: tb/formal/top_bmc.sby (mode bmc, abc bmc3), see tb/formal/jobs.py.
 module vta_formal_top #(
     parameter integer LOG_INP_WIDTH     = 3,
@@ -35,7 +44,9 @@ module vta_formal_top #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
-    parameter integer QD                = 8     // >= the store's 8 AWs ahead of W and 8 reads
+    parameter integer QD                = 8,    // >= the store's 8 AWs ahead of W and 8 reads
+    parameter integer IDW               = 1,    // the memory port's ID width (vta_top: 1)
+    parameter integer MIDW              = IDW   // the ID bits the monitor tells apart (<= IDW)
 ) (
     input  wire                           clk,
     input  wire                           ap_rst_n,
@@ -53,11 +64,11 @@ module vta_formal_top #(
     input  wire                           m_axi_gmem_awready,
     input  wire                           m_axi_gmem_wready,
     input  wire                           m_axi_gmem_bvalid,
-    input  wire [0:0]                     m_axi_gmem_bid,
+    input  wire [IDW-1:0]                 m_axi_gmem_bid,
     input  wire [1:0]                     m_axi_gmem_bresp,
     input  wire                           m_axi_gmem_arready,
     input  wire                           m_axi_gmem_rvalid,
-    input  wire [0:0]                     m_axi_gmem_rid,
+    input  wire [IDW-1:0]                 m_axi_gmem_rid,
     input  wire [(1<<LOG_BUS_WIDTH)-1:0]  m_axi_gmem_rdata,
     input  wire [1:0]                     m_axi_gmem_rresp,
     input  wire                           m_axi_gmem_rlast
@@ -69,7 +80,8 @@ module vta_formal_top #(
     wire [1:0]  c_bresp, c_rresp;
     wire [31:0] c_rdata;
     wire        awvalid, wvalid, wlast, bready, arvalid, rready;
-    wire [0:0]  awid, arid, awlock, arlock;
+    wire [IDW-1:0] awid, arid;
+    wire [0:0]  awlock, arlock;
     wire [31:0] awaddr, araddr;
     wire [7:0]  awlen, arlen;
     wire [2:0]  awsize, arsize, awprot, arprot;
@@ -78,11 +90,17 @@ module vta_formal_top #(
     wire [DW-1:0] wdata;
     wire [NB-1:0] wstrb;
 
-    vta_top #(.LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH), .LOG_ACC_WIDTH(LOG_ACC_WIDTH),
-              .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK), .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE),
-              .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE), .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE),
-              .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE), .LOG_BUS_WIDTH(LOG_BUS_WIDTH),
-              .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH)) u_vta (
+`ifdef VTA_FORMAL_FOREIGN
+`define VTA_FORMAL_TOP_PARAMS
+`else
+`define VTA_FORMAL_TOP_PARAMS #(.LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH), \
+        .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK), \
+        .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE), .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE), \
+        .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE), .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE), \
+        .LOG_BUS_WIDTH(LOG_BUS_WIDTH), .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), \
+        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH))
+`endif
+    vta_top `VTA_FORMAL_TOP_PARAMS u_vta (
         .ap_clk(clk), .ap_rst_n(ap_rst_n),
         .s_axi_control_awvalid(s_axi_control_awvalid), .s_axi_control_awready(c_awready),
         .s_axi_control_awaddr(s_axi_control_awaddr),
@@ -114,15 +132,16 @@ module vta_formal_top #(
     // ---- the two ports under the shared rules ---------------------------------------------
     wire mem_wr_busy, mem_rd_busy, lite_wr_busy, lite_rd_busy;
 
-    vta_formal_axi #(.LITE(0), .DUT_MANAGER(1), .DW(DW), .IDW(1), .AW(32), .QD(QD)) u_mon_mem (
+`undef VTA_FORMAL_TOP_PARAMS
+    vta_formal_axi #(.LITE(0), .DUT_MANAGER(1), .DW(DW), .IDW(MIDW), .AW(32), .QD(QD)) u_mon_mem (
         .clk(clk), .rst_n(ap_rst_n),
-        .awid(awid), .awaddr(awaddr), .awlen(awlen), .awsize(awsize), .awburst(awburst),
+        .awid(awid[MIDW-1:0]), .awaddr(awaddr), .awlen(awlen), .awsize(awsize), .awburst(awburst),
         .awattr({awlock, awcache, awprot, awqos}), .awvalid(awvalid), .awready(m_axi_gmem_awready),
         .wdata(wdata), .wstrb(wstrb), .wlast(wlast), .wvalid(wvalid), .wready(m_axi_gmem_wready),
-        .bid(m_axi_gmem_bid), .bresp(m_axi_gmem_bresp), .bvalid(m_axi_gmem_bvalid), .bready(bready),
-        .arid(arid), .araddr(araddr), .arlen(arlen), .arsize(arsize), .arburst(arburst),
+        .bid(m_axi_gmem_bid[MIDW-1:0]), .bresp(m_axi_gmem_bresp), .bvalid(m_axi_gmem_bvalid), .bready(bready),
+        .arid(arid[MIDW-1:0]), .araddr(araddr), .arlen(arlen), .arsize(arsize), .arburst(arburst),
         .arattr({arlock, arcache, arprot, arqos}), .arvalid(arvalid), .arready(m_axi_gmem_arready),
-        .rid(m_axi_gmem_rid), .rdata(m_axi_gmem_rdata), .rresp(m_axi_gmem_rresp),
+        .rid(m_axi_gmem_rid[MIDW-1:0]), .rdata(m_axi_gmem_rdata), .rresp(m_axi_gmem_rresp),
         .rlast(m_axi_gmem_rlast), .rvalid(m_axi_gmem_rvalid), .rready(rready),
         .wr_busy(mem_wr_busy), .rd_busy(mem_rd_busy)
     );
@@ -140,6 +159,18 @@ module vta_formal_top #(
         .rvalid(c_rvalid), .rready(s_axi_control_rready),
         .wr_busy(lite_wr_busy), .rd_busy(lite_rd_busy)
     );
+
+    // ---- the ID bits the monitor does not tell apart: zero on both sides -------------------
+    generate
+        if (MIDW < IDW) begin : narrow_ids
+            always @(*) if (ap_rst_n) begin
+                a_awid_narrow: assert(!awvalid || awid[IDW-1:MIDW] == {(IDW-MIDW){1'b0}});
+                a_arid_narrow: assert(!arvalid || arid[IDW-1:MIDW] == {(IDW-MIDW){1'b0}});
+                m_bid_narrow: assume(!m_axi_gmem_bvalid || m_axi_gmem_bid[IDW-1:MIDW] == {(IDW-MIDW){1'b0}});
+                m_rid_narrow: assume(!m_axi_gmem_rvalid || m_axi_gmem_rid[IDW-1:MIDW] == {(IDW-MIDW){1'b0}});
+            end
+        end
+    endgenerate
 
     // ---- reset: held in the first cycle, released after ----------------------------------
     reg f_past = 1'b0;
@@ -201,10 +232,14 @@ module vta_formal_top #(
     wire read_done = ctrl_read && c_rdata[1];
     wire read_idle = ctrl_read && !c_rdata[0];
 
+`ifndef VTA_FORMAL_FOREIGN
     always @(*) if (ap_rst_n) begin
         a_done_after_b: assert(!(read_done && rd_prog_ok && rd_wr_busy));
         a_idle_after_b: assert(!(read_idle && rd_prog_ok && rd_wr_busy));
     end
+`else
+    wire unused_order = &{1'b0, read_idle, rd_wr_busy};
+`endif
 
     // ---- covers ------------------------------------------------------------------------------
     wire hit_aw   = awvalid && m_axi_gmem_awready;
