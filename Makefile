@@ -152,9 +152,11 @@ workloads: sysdeps $(STAMP)
 # Formal checks of rtl/ (tb/formal/README.md): every module contract with SymbiYosys, the
 # broken copies each must refuse; build/formal/index.html. MODULES=a,b picks contracts,
 # DEPTH=N the bound of the BMC jobs, QUICK=1 the jobs of seconds that make test runs.
+# DUT=NAME (a profile other than vta): only the port rules on that design's wrapper, a BMC
+# within 10 minutes, each failing rule a finding (tb/formal/foreign.py; build/formal-NAME/).
 formal: sysdeps $(STAMP)
-	@$(PY) -m tb.formal $(if $(MODULES),--modules $(MODULES)) $(if $(DEPTH),--depth $(DEPTH)) \
-		$(if $(filter 1,$(QUICK)),--quick) --jobs $(JOBS)
+	@$(PY) -m tb.formal $(if $(filter-out vta,$(DUT)),--dut $(DUT),$(if $(MODULES),--modules $(MODULES)) \
+		$(if $(filter 1,$(QUICK)),--quick) --jobs $(JOBS)) $(if $(DEPTH),--depth $(DEPTH))
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

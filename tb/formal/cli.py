@@ -2,6 +2,7 @@
 
     python -m tb.formal [--modules fifo,token] [--depth N] [--quick] [--jobs 2] [--out build/formal]
     python -m tb.formal --mutant        # a changed copy of rtl/ (VTA_RTL_DIR): tb/mutate's formal stage
+    python -m tb.formal --dut NAME [--depth N] [--budget S]   # a foreign DUT's ports (tb/formal/foreign.py)
 
 Prints a line as each job starts and ends, then the table (tb/formal/report.py); writes
 build/formal/index.html and report.json, and per failure the waveform, the witness and a
@@ -80,9 +81,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-negatives", action="store_true", help="skip the broken copies")
     p.add_argument("--out", type=Path, default=OUT)
     p.add_argument("--mutant", action="store_true", help="the contracts a changed rtl/ copy touches")
+    p.add_argument("--dut", help="a DUT profile (tb/duts/NAME or a YAML path): only the port rules, "
+                   "BMC on its wrapper (tb/formal/foreign.py); vta: rtl/'s contracts")
+    p.add_argument("--budget", type=int, help="--dut: wall-time budget of the whole iteration, seconds "
+                   "(default 600)")
     args = p.parse_args(argv)
     if args.depth is not None and args.depth < 1:
         p.error(f"--depth {args.depth}: must be a positive number of steps")
+    if args.budget is not None and args.budget < 1:
+        p.error(f"--budget {args.budget}: must be a positive number of seconds")
+    if args.dut and args.dut != "vta":
+        return foreign_main(args)
     try:
         env = formal_env()
         jobs, negatives = plan(args.modules.split(",") if args.modules else None, args.depth, args.quick)
@@ -164,6 +173,40 @@ def main(argv: list[str] | None = None) -> int:
     if bad:
         print(f"make formal: FAILED: {', '.join(bad)}", file=sys.stderr)
     return 1 if bad else 0
+
+
+def foreign_main(args) -> int:
+    """`make formal DUT=NAME`: the port rules on a foreign DUT (tb/formal/foreign.py)."""
+    from tb.duts.profile import load
+    from tb.duts.schema import ProfileError
+    from tb.formal import foreign
+
+    if args.modules or args.quick or args.mutant:
+        print("make formal: DUT= runs only the port rules; MODULES, QUICK and --mutant are rtl/'s",
+              file=sys.stderr)
+        return 2
+    try:
+        profile = load(args.dut)
+        env = formal_env()
+    except (ProfileError, ToolMissing) as exc:
+        print(f"make formal: DUT={args.dut}: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    out = args.out if args.out != OUT else ROOT / "build" / f"formal-{profile.name}"
+    budget = args.budget or foreign.BUDGET
+    depth = args.depth or foreign.DEPTH
+    print(f"make formal DUT={profile.name}: the port rules (tb/rtl/vta_axi_rules.vh) on {profile.top} "
+          f"through its wrapper, abc bmc3 to depth {depth}, {budget} s budget (results in {out})", flush=True)
+    try:
+        result = foreign.run(profile, out, env, budget=budget, depth=depth,
+                             log=lambda line: print(line, flush=True))
+    except FormalError as exc:
+        print(f"make formal: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    text = foreign.report(result)
+    (out / "findings.txt").write_text(text)
+    print(text, end="")
+    print(f"findings: {out / 'findings.txt'}, {out / 'findings.json'}")
+    return 1 if result.findings else 0
 
 
 if __name__ == "__main__":

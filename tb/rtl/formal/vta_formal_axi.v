@@ -124,13 +124,20 @@ module vta_formal_axi #(
     endgenerate
 
     // the bookkeeping's capacity: every count it keeps is of requests the manager issued
+    // (the read queues of every ID)
+    reg rq_over;
+    integer f_q;
+    always @(*) begin
+        rq_over = 1'b0;
+        for (f_q = 0; f_q < NID; f_q = f_q + 1)
+            if (rq_n[f_q] > QD) rq_over = 1'b1;
+    end
     generate
         if (LITE == 0 && DUT_MANAGER != 0) begin : capacity
             always @(*) if (rst_n) begin
                 h_awq_bound: assert(awq_n <= QD);
                 h_wq_bound: assert(wq_n <= QD);
-                h_rq0_bound: assert(rq_n[0] <= QD);
-                h_rq1_bound: assert(rq_n[NID-1] <= QD);
+                h_rq_bound: assert(!rq_over);
             end
         end
     endgenerate
