@@ -132,7 +132,10 @@ def jobs() -> list[FormalJob]:
                   timeout=1800),
         FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", max(
                       _log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
-                  "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
+                  "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
+                  # vta_unpack's own contract at LOG_EMAX 8 does not converge (its jobs below):
+                  # removed here, its assumptions are checked in the other engines' contexts
+                  script=("chformal -remove *vta_unpack*",)),
         FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
                   "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
         # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
