@@ -65,14 +65,14 @@ NEGATIVES: tuple[Negative, ...] = (
              what="the count of write bursts awaiting B wraps past the design's bound of 255 "
                   "(over 255 bursts deep: no bound reaches it and PDR did not finish in 600 s; "
                   "the proof fails on a_b_bound)"),
+    Negative("store/small", "a_w_after_aw", find="    assign wvalid = pk_valid && !len_empty;",
+             replace="    assign wvalid = pk_valid;",
+             what="a W beat presented before its burst's AW was accepted"),
     Negative("store/small", "h_not_exec",
              find="                       || !len_empty || (bpend != 8'd0);",
              replace="                       || !len_empty;",
              what="a STORE completes before its write responses arrived (a BMC trace: h_not_exec "
                   "at step 9, the cycle the phase leaves EXEC with bursts awaiting B)"),
-    Negative("store/small", "a_w_after_aw", find="    assign wvalid = pk_valid && !len_empty;",
-             replace="    assign wvalid = pk_valid;",
-             what="a W beat presented before its burst's AW was accepted"),
     Negative("store/small+store_bytes", "a_strb",
              find="        .off0(addr0[LOG_B-1:0]), .stride_lo(stride_bytes[LOG_B-1:0]),",
              replace="        .off0({LOG_B{1'b0}}), .stride_lo(stride_bytes[LOG_B-1:0]),",
