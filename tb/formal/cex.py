@@ -191,7 +191,7 @@ def record(trace: Path, dst: Path) -> Path:
                 break
     write_vcd(w, dst / "job_bmc" / "engine_0" / "trace.vcd", widths)
     (dst / "job.sby").write_text(
-        f"# recorded by tb/formal/cex.py from {files.vcd}\n"
+        f"# recorded by tb/formal/cex.py from {repo_path(files.vcd)}\n"
         f"[script]\nread -sv {''.join(f'-D {d} ' for d in files.defines)}(rtl/*.v)\n"
         f"prep -top {files.top or 'vta_formal_top'}\n")
     (dst / "job_bmc" / "logfile.txt").write_text(
@@ -426,6 +426,12 @@ def filler(cfg: VtaConfig, insn_addr: int, count: int, bases: dict[str, int],
     return v
 
 
+
+def repo_path(path: Path) -> Path:
+    """A path as written in the repository's files and commands: relative to its root when inside."""
+    path = path.resolve()
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
 @dataclass
 class Translation:
     """What :func:`translate` wrote and how to replay it."""
@@ -440,7 +446,7 @@ class Translation:
     @property
     def shown(self) -> Path:
         """The directory as the repository's Makefile takes it (relative to the root if inside)."""
-        return self.directory.relative_to(ROOT) if self.directory.is_relative_to(ROOT) else self.directory
+        return repo_path(self.directory)
 
     def command(self) -> str:
         env = f"VTA_DEFINES={shlex.quote(','.join(self.defines))} " if self.defines else ""
@@ -518,7 +524,7 @@ def translate(trace: Path, out: Path, config: str | None = None) -> Translation:
             raise CexError(f"{files.vcd}: the replacement program at {insn_addr:#x} cannot run: {why}")
     assert v is not None
     checker = expected_report(files.label)
-    shown = files.vcd.relative_to(ROOT) if files.vcd.is_relative_to(ROOT) else files.vcd
+    shown = repo_path(files.vcd)
     notes = [n[0].upper() + n[1:] for n in notes]
     fetch = ", ".join(f"AR {a:#010x}+{n} at step {k}" for k, a, n in launch.fetches) or "none"
     v.description = " ".join([

@@ -20,6 +20,7 @@ printed as UNPROVEN and does not kill the mutant (it shows no bug).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -139,12 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     traces: dict[str, Path] = {}
     for r in job_results + [n.result for n in neg_results]:
         if r.trace_yw is not None and r.failed:
-            src = {f.name: f for f in RTL_DIR.glob("*.v")}
-            broken = r.log.parent / "src" if r.log else None
-            if broken is not None and broken.is_dir():
-                src.update({f.name: f for f in broken.glob("*.v")})
             path = r.log.parent / "trace.txt" if r.log else args.out / "trace.txt"
-            path.write_text(text_trace(r.trace_yw, r.failed, src, env))
+            path.write_text(text_trace(r.trace_yw, r.failed, r.sources, env))
             traces[r.name] = path
     vectors = {r.name: replay(r) for r in job_results + [n.result for n in neg_results]
                if r.failed and r.trace_vcd is not None and by_name[_job_of(r.name)].harness}
@@ -175,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if bad else 0
 
 
-def foreign_main(args) -> int:
+def foreign_main(args: argparse.Namespace) -> int:
     """`make formal DUT=NAME`: the port rules on a foreign DUT (tb/formal/foreign.py)."""
     from tb.duts.profile import load
     from tb.duts.schema import ProfileError

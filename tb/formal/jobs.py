@@ -17,11 +17,11 @@ states per assertion that its trigger is reachable.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from models.config import VtaConfig
+from models.config import VtaConfig, load_config
 
 Mode = Literal["prove", "bmc"]
 
@@ -65,37 +65,24 @@ class FormalJob:
         return own + tuple(f"{m}.v" for m in self.submodules)
 
 
-@dataclass(frozen=True)
-class Shipped:
-    """The parameters of the shipped configurations that modules take."""
-
-    name: str
-    cfg: VtaConfig = field(compare=False)
-
-    @property
-    def log_b(self) -> int:
-        return (self.cfg.bus_bytes).bit_length() - 1
-
-
-def shipped(name: str) -> Shipped:
-    """A configuration of models/configs by name."""
-    from tb.runner import ROOT
-    return Shipped(name, VtaConfig.from_file(ROOT / "models" / "configs" / f"{name}.json"))
-
-
 def _log2(n: int) -> int:
     return n.bit_length() - 1
+
+
+def _log_b(cfg: VtaConfig) -> int:
+    """log2 of the bus width in bytes: the LOG_B parameter vta_top hands its submodules."""
+    return _log2(cfg.bus_bytes)
 
 
 #: what vta_load instantiates
 LOAD_SUBS = ("vta_phase", "vta_ld_engine", "vta_burst_gen", "vta_unpack")
 
 
-def _load_params(s: Shipped) -> tuple[tuple[str, int], ...]:
+def _load_params(c: VtaConfig) -> tuple[tuple[str, int], ...]:
     """vta_load's parameters as vta_top derives them from a configuration."""
-    c = s.cfg
-    return (("LOG_B", s.log_b), ("LOG_INP_BYTES", _log2(c.inp_bytes)), ("LOG_WGT_BYTES", _log2(c.wgt_bytes)),
-            ("LOG_INP_DEPTH", c.log_inp_depth), ("LOG_WGT_DEPTH", c.log_wgt_depth))
+    return (("LOG_B", _log_b(c)), ("LOG_INP_BYTES", _log2(c.inp_bytes)),
+            ("LOG_WGT_BYTES", _log2(c.wgt_bytes)), ("LOG_INP_DEPTH", c.log_inp_depth),
+            ("LOG_WGT_DEPTH", c.log_wgt_depth))
 
 
 #: bound of the vta_ld_engine read-tiling check (tb/formal/jobs.py, VTA_FORMAL_AR_TILING)
@@ -103,66 +90,65 @@ AR_DEPTH = 6
 FETCH_DEPTH = 10   # launch, both first bursts granted, the first two instructions
 FETCH_WHY = ("no induction: the contract needs invariants on the internal state of vta_burst_gen "
              "and vta_unpack (their beat and byte counts against fetch's), which a contract "
-             "on vta_fetch cannot name (Yosys has no hierarchical references); `abc pdr` does "
-             "not run with this ABC (`pdr -l` unknown option); BMC time grows about 2.5x a step "
-             "past depth 8 (smtbmc yices: depth 12 took 450 s on the loaded machine; `abc bmc3` "
-             "is faster but its witness cannot be read back, so a failure would not name its "
-             "assertion)")
+             "on vta_fetch cannot name (Yosys has no hierarchical references); `abc pdr` not yet "
+             "tried (it runs here only since tb/formal/tools.py drops sby's `pdr -l`); BMC time "
+             "grows about 2.5x a step past depth 8 (smtbmc yices: depth 12 took 450 s on the "
+             "loaded machine)")
 
 
 def jobs() -> list[FormalJob]:
     """Every contract job, in the order the report lists them."""
-    small, default = shipped("small"), shipped("default")
+    small, default = load_config("small"), load_config("default")
     out: list[FormalJob] = [
         # vta_fifo: the command queues (160-bit, CMD_QUEUE_DEPTH) and the fetch beat buffer;
         # the contract does not depend on the width, so 4 bits keep the proof small.
-        FormalJob("vta_fifo", (("WIDTH", 4), ("DEPTH", default.cfg.cmd_queue_depth)), "default",
+        FormalJob("vta_fifo", (("WIDTH", 4), ("DEPTH", default.cmd_queue_depth)), "default",
                   depth=4, cover_depth=20, quick=True),
         FormalJob("vta_fifo", (("WIDTH", 4), ("DEPTH", 1)), "-", depth=4, cover_depth=8, quick=True),
         FormalJob("vta_fifo", (("WIDTH", 4), ("DEPTH", 5)), "-", depth=4, cover_depth=14, quick=True),
         # vta_token: the four dependency queues at TOKEN_QUEUE_DEPTH
-        FormalJob("vta_token", (("DEPTH", default.cfg.token_queue_depth),), "default",
+        FormalJob("vta_token", (("DEPTH", default.token_queue_depth),), "default",
                   depth=4, cover_depth=20, quick=True),
         # ---- vta_ld_engine, vta_store, vta_load (helper feng) ----
         # vta_ld_engine: the LOAD engine of load (LOG_EMAX = max(INP, WGT) element bytes) and
         # of compute (LOG_EMAX = ACC element bytes); small: both 16 B. The writer's contract
         # does not depend on the bus or element widths beyond these; each shipped pair is run.
-        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
+        FormalJob("vta_ld_engine", (("LOG_B", _log_b(small)), ("LOG_EMAX", _log2(small.acc_bytes))),
                   "small", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
                   timeout=1800),
-        FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", max(
-                      _log2(default.cfg.inp_bytes), _log2(default.cfg.wgt_bytes)))),
+        FormalJob("vta_ld_engine", (("LOG_B", _log_b(default)), ("LOG_EMAX", max(
+                      _log2(default.inp_bytes), _log2(default.wgt_bytes)))),
                   "default", depth=4, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack"),
                   # vta_unpack's own contract at LOG_EMAX 8 does not converge (its jobs below):
                   # removed here, its assumptions are checked in the other engines' contexts
                   script=("chformal -remove *vta_unpack*",)),
-        FormalJob("vta_ld_engine", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
+        FormalJob("vta_ld_engine", (("LOG_B", _log_b(default)), ("LOG_EMAX", _log2(default.acc_bytes))),
                   "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
         # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
-        FormalJob("vta_ld_engine", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.acc_bytes))),
+        FormalJob("vta_ld_engine", (("LOG_B", _log_b(small)), ("LOG_EMAX", _log2(small.acc_bytes))),
                   "small", mode="bmc",
                   engine="smtbmc boolector", depth=AR_DEPTH, cover_depth=20,
                   submodules=("vta_burst_gen", "vta_unpack"), defines=("VTA_FORMAL_AR_TILING",),
                   why="the tiling invariant needs vta_burst_gen's row/beat registers, which a "
-                      "contract cannot name (yosys has no hierarchical references) and abc pdr "
-                      "does not run with Debian's ABC (no pdr -l); deeper BMC stalls (step 8 > 2 min)"),
+                      "contract cannot name (yosys has no hierarchical references; abc pdr not yet "
+                      "tried); deeper BMC stalls (step 8 > 2 min)"),
         # vta_store: small (4 B OUT elements, 8 B bus) and default (16 B elements)
-        FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
-                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", depth=10,
+        FormalJob("vta_store", (("LOG_B", _log_b(small)), ("LOG_OUT_BYTES", _log2(small.out_bytes)),
+                                ("LOG_ACC_DEPTH", small.log_acc_depth)), "small", depth=10,
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
                   timeout=1800),
-        FormalJob("vta_store", (("LOG_B", default.log_b), ("LOG_OUT_BYTES", _log2(default.cfg.out_bytes)),
-                                ("LOG_ACC_DEPTH", default.cfg.log_acc_depth)), "default", depth=10,
+        FormalJob("vta_store", (("LOG_B", _log_b(default)), ("LOG_OUT_BYTES", _log2(default.out_bytes)),
+                                ("LOG_ACC_DEPTH", default.log_acc_depth)), "default", depth=10,
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
         # its byte clause (VTA_FORMAL_STORE_BYTES): bounded only
-        FormalJob("vta_store", (("LOG_B", small.log_b), ("LOG_OUT_BYTES", _log2(small.cfg.out_bytes)),
-                                ("LOG_ACC_DEPTH", small.cfg.log_acc_depth)), "small", mode="bmc",
+        FormalJob("vta_store", (("LOG_B", _log_b(small)), ("LOG_OUT_BYTES", _log2(small.out_bytes)),
+                                ("LOG_ACC_DEPTH", small.log_acc_depth)), "small", mode="bmc",
                   depth=11, cover_depth=16,
                   submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
                   defines=("VTA_FORMAL_STORE_BYTES",),
                   why="the bytes in flight sit in vta_fifo's and vta_pack's internal buffers, which a "
-                      "contract cannot name (no hierarchical references in yosys; abc pdr does not "
-                      "run with Debian's ABC); depth 11 reaches the first 4 W beats after a START "
+                      "contract cannot name (no hierarchical references in yosys; abc pdr not yet "
+                      "tried); depth 11 reaches the first 4 W beats after a START "
                       "(first beat at step 7), deeper runs take minutes (depth 12: 91 s)"),
         # vta_load: small and default (LOG_EMAX of its engine = the WGT element); the engine's
         # contract holds inside, its assumptions are this module's obligations
@@ -182,9 +168,9 @@ def jobs() -> list[FormalJob]:
         # ---- vta_burst_gen, vta_unpack, vta_pack, vta_rd_arb --------------------------------
         # vta_burst_gen: load, compute and store use MAXB 256, fetch MAXB = its BURST (16); small
         # and default have a 64-bit bus (LOG_B 3), the edges flow's wide bus 128 bits (LOG_B 4).
-        FormalJob("vta_burst_gen", (("LOG_B", default.log_b), ("MAXB", 256)), "default",
+        FormalJob("vta_burst_gen", (("LOG_B", _log_b(default)), ("MAXB", 256)), "default",
                   depth=4, cover_depth=12, quick=True),
-        FormalJob("vta_burst_gen", (("LOG_B", default.log_b), ("MAXB", 16)), "-",
+        FormalJob("vta_burst_gen", (("LOG_B", _log_b(default)), ("MAXB", 16)), "-",
                   depth=4, cover_depth=12, quick=True),
         FormalJob("vta_burst_gen", (("LOG_B", 4), ("MAXB", 256)), "-", depth=4, cover_depth=12, quick=True),
         FormalJob("vta_burst_gen", (("LOG_B", 4), ("MAXB", 16)), "-", depth=4, cover_depth=12, quick=True),
@@ -196,17 +182,17 @@ def jobs() -> list[FormalJob]:
         # nor 600 s (yices, depth 1), a bounded run
         # reaches 5 cycles in 6 minutes and its cover of a full gearbox needs 34 cycles; the
         # logic differs from LOG_EMAX 4 and 6 only in widths (rtl/README.md, vta_unpack).
-        FormalJob("vta_unpack", (("LOG_B", small.log_b), ("LOG_EMAX", _log2(small.cfg.wgt_bytes))),
+        FormalJob("vta_unpack", (("LOG_B", _log_b(small)), ("LOG_EMAX", _log2(small.wgt_bytes))),
                   "small", engine="smtbmc boolector", depth=6, cover_depth=12),
-        FormalJob("vta_unpack", (("LOG_B", default.log_b), ("LOG_EMAX", _log2(default.cfg.acc_bytes))),
+        FormalJob("vta_unpack", (("LOG_B", _log_b(default)), ("LOG_EMAX", _log2(default.acc_bytes))),
                   "default", engine="smtbmc boolector", depth=2, cover_depth=13),
         FormalJob("vta_unpack", (("LOG_B", 4), ("LOG_EMAX", 4)), "-",
                   engine="smtbmc boolector", depth=2, cover_depth=12),
         # vta_pack: store's elements are OUT (= INP) elements: 4 bytes on small, 16 on default.
         # Depth 6 on small lets the base case reach a second row (the negatives).
-        FormalJob("vta_pack", (("LOG_B", small.log_b), ("LOG_E", _log2(small.cfg.out_bytes))),
+        FormalJob("vta_pack", (("LOG_B", _log_b(small)), ("LOG_E", _log2(small.out_bytes))),
                   "small", engine="smtbmc boolector", depth=6, cover_depth=14),
-        FormalJob("vta_pack", (("LOG_B", default.log_b), ("LOG_E", _log2(default.cfg.out_bytes))),
+        FormalJob("vta_pack", (("LOG_B", _log_b(default)), ("LOG_E", _log2(default.out_bytes))),
                   "default", engine="smtbmc boolector", depth=2, cover_depth=14),
         FormalJob("vta_pack", (("LOG_B", 4), ("LOG_E", 4)), "-",
                   engine="smtbmc boolector", depth=2, cover_depth=14),
@@ -240,7 +226,7 @@ def jobs() -> list[FormalJob]:
         # configurations (LOG_BUS_WIDTH 6). The submodules' own contracts (checked by their
         # own jobs) are removed here: they only cost time (the FIFO's took the BMC from
         # seconds to minutes); their assumptions are then not checked in fetch's context.
-        FormalJob("vta_fetch", (("LOG_B", default.log_b),), "default", mode="bmc",
+        FormalJob("vta_fetch", (("LOG_B", _log_b(default)),), "default", mode="bmc",
                   engine="smtbmc yices", depth=FETCH_DEPTH, cover_depth=12,
                   submodules=("vta_burst_gen", "vta_fifo", "vta_unpack"),
                   script=("chformal -remove *vta_fifo", "chformal -remove *vta_burst_gen",
@@ -250,7 +236,7 @@ def jobs() -> list[FormalJob]:
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
     # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)
     out.append(FormalJob(
-        "vta_formal_top", (), small.name, mode="bmc", engine="abc bmc3", depth=60, cover_depth=45,
+        "vta_formal_top", (), "small", mode="bmc", engine="abc bmc3", depth=60, cover_depth=45,
         submodules=tuple(f"vta_{m}" for m in (
             "burst_gen", "compute", "ctrl", "fetch", "fifo", "gemm_alu", "ld_engine", "load",
             "pack", "phase", "rd_arb", "store", "token", "top", "unpack")),

@@ -71,6 +71,7 @@ class JobResult:
     depth_reached: int | None = None
     unreached: list[str] = field(default_factory=list)  # assertion labels whose trigger was never reached
     log: Path | None = None
+    sources: dict[str, Path] = field(default_factory=dict)   # the files read, by name (broken copy included)
 
     @property
     def ok(self) -> bool:
@@ -99,20 +100,18 @@ def hunt_tasks(job: FormalJob) -> dict[str, tuple[int, str]]:
 HUNT_ORDER = ("c_first_aw", "c_first_w", "c_first_b", "c_done", "c_done_after_store")
 
 
-def harness_sby_text(
-    job: FormalJob, files: list[Path], defines: tuple[str, ...], hinted: bool = False
-) -> str:
+def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
     """The .sby of a harness job (the whole top): rtl/ read without FORMAL (each module's
     contract has its own job, and its assumptions must not constrain the whole), the harness
     with it; flattened, memories mapped, undriven bits free. Each hunted cover is a BMC task
     of its own (abc has no cover mode): the cover, asserted never to happen, fails at the
-    step that reaches it, with every guarantee of the harness assumed meanwhile."""
+    step that reaches it, with every guarantee of the harness assumed meanwhile. The defines
+    go to both reads (rtl/'s test-only breaks, the harness's VTA_FORMAL_HINT)."""
     harness = {Path(h).name for h in job.harness}
     design = " ".join(f.name for f in files if f.suffix == ".v" and f.name not in harness)
     formal = " ".join(f.name for f in files if f.name in harness)
     dflags = "".join(f"-D {d} " for d in defines)
     covers = hunt_tasks(job)
-    hint = "-D VTA_FORMAL_HINT " if hinted else ""
     checks = ["bmc"] + (["hint_bmc"] if job.hint_depth else [])
     hunt_options = ["hunt: mode bmc", f"hunt: depth {job.cover_depth}"] if covers else []
     hint_options = ["hint_bmc: mode bmc", f"hint_bmc: depth {job.hint_depth}"] if job.hint_depth else []
@@ -120,7 +119,7 @@ def harness_sby_text(
              "[options]", "bmc: mode bmc", f"bmc: depth {job.depth}",
              *hint_options, *hunt_options, f"timeout {job.timeout}", "",
              "[engines]", job.engine, "",
-             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {hint}{formal}",
+             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {dflags}{formal}",
              *([f"hint_bmc: read -formal -D VTA_FORMAL_HINT {formal}"] if job.hint_depth else []),
              *[f"{t}: read -formal -D VTA_FORMAL_HUNT={n} {'-D VTA_FORMAL_HINT ' if c in job.hinted else ''}"
                f"{formal}" for t, (n, c) in covers.items()],
@@ -136,10 +135,10 @@ def harness_sby_text(
     return "\n".join(lines)
 
 
-def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...], hinted: bool = False) -> str:
+def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
     """The .sby file of a job."""
     if job.harness:
-        return harness_sby_text(job, files, defines, hinted)
+        return harness_sby_text(job, files, defines)
     check = "prove" if job.mode == "prove" else "bmc"
     top_script = [
         f"read -formal {' '.join('-D ' + d for d in defines)} "
@@ -297,10 +296,11 @@ def _run(
             engine = job.engine if job.harness else "smtbmc yices"
             job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=(), hinted=(),
                           hint_depth=0)
-    defines = job.defines + ((negative.define,) if negative is not None and negative.define else ())
+    defines = job.defines + ((negative.define,) if negative is not None and negative.define else ()) \
+        + (("VTA_FORMAL_HINT",) if negative is not None and negative.hint else ())
     files = sources(job, workdir, negative)
     sby = workdir / "job.sby"
-    sby.write_text(sby_text(job, files, defines, negative is not None and negative.hint))
+    sby.write_text(sby_text(job, files, defines))
     check = "prove" if job.mode == "prove" else "bmc"
     if job.harness:
         tasks = ["bmc"] + (["hint_bmc"] if job.hint_depth and negative is None else []) \
@@ -436,4 +436,5 @@ def _run(
         depth_reached=depth,
         unreached=unreached,
         log=workdir / "sby.log",
+        sources={f.name: f for f in files},
     )
