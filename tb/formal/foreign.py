@@ -43,6 +43,7 @@ from pathlib import Path
 
 from tb.duts.profile import Profile
 from tb.duts.wrapper import generate
+from tb.formal.cex import CexError, read_vcd
 from tb.formal.sby import FAILED, TRACE, Check, FormalError, _deepest, _log_lines, _status, contract_checks
 from tb.formal.trace import text_trace
 from tb.runner import ROOT
@@ -185,43 +186,15 @@ def sby_text(profile: Profile, files: list[Path], depth: int, timeout: int, remo
     return "\n".join(lines)
 
 
-def vcd_steps(vcd: Path, names: tuple[str, ...]) -> list[dict[str, int | None]]:
-    """Values of top-level signals of an sby trace, one dict per step (step n at time 10 n)."""
-    ids: dict[str, str] = {}
-    depth, now = 0, 0
-    steps: list[dict[str, int | None]] = []
-    cur: dict[str, int | None] = {}
-    with vcd.open() as fh:
-        for line in fh:
-            if line.startswith("$scope"):
-                depth += 1
-            elif line.startswith("$upscope"):
-                depth -= 1
-            elif line.startswith("$var") and depth == 1:
-                part = line.split()
-                if part[4] in names:
-                    ids[part[3]] = part[4]
-            elif line.startswith("#"):
-                t = int(line[1:])
-                while now + 10 <= t:
-                    steps.append(dict(cur))
-                    now += 10
-            elif line[:1] == "b" and " " in line:
-                value, key = line[1:].split()
-                if key in ids:
-                    cur[ids[key]] = int(value, 2) if set(value) <= {"0", "1"} else None
-            elif line[:1] in "01xz" and line[1:].strip() in ids:
-                cur[ids[line[1:].strip()]] = int(line[0]) if line[0] in "01" else None
-    steps.append(dict(cur))
-    return steps
-
-
 def port_excerpt(vcd: Path, channel: str, step: int, before: int = 4) -> str:
     """The failing channel's DUT signals over the cycles up to the failing step."""
     names = CHANNEL_SIGNALS.get(channel.split()[0])
     if not names or not vcd.exists():
         return ""
-    steps = vcd_steps(vcd, names)
+    try:
+        steps = read_vcd(vcd, set(names)).steps
+    except CexError:
+        return ""
     lines = [f"DUT side of {channel}, cycles {max(0, step - before)}-{step}:"]
     for n in range(max(0, step - before), min(step, len(steps) - 1) + 1):
         row = steps[n]
