@@ -44,7 +44,16 @@ from pathlib import Path
 from tb.duts.profile import Profile
 from tb.duts.wrapper import generate
 from tb.formal.cex import CexError, read_vcd
-from tb.formal.sby import FAILED, TRACE, Check, FormalError, _deepest, _log_lines, _status, contract_checks
+from tb.formal.sby import (
+    FAILED,
+    TRACE,
+    Check,
+    FormalError,
+    contract_checks,
+    deepest_step,
+    log_lines,
+    task_status,
+)
 from tb.formal.trace import text_trace
 from tb.runner import ROOT
 
@@ -251,13 +260,13 @@ def run(profile: Profile, out: Path, env: dict[str, str], budget: int = BUDGET, 
                               stderr=subprocess.STDOUT, text=True)
         seconds = time.perf_counter() - t1
         (work / "sby.log").write_text(proc.stdout)
-        lines = _log_lines(work / "job")
-        status = _status(lines)
+        lines = log_lines(work / "job")
+        status = task_status(lines)
         if status == "ERROR":
             errors = [ln for ln in proc.stdout.splitlines() if "ERROR" in ln or "rror:" in ln]
             raise FormalError(f"DUT {profile.name}: sby stopped with an error (log {work / 'sby.log'}): "
                               + " | ".join(errors[-3:] or proc.stdout.splitlines()[-3:]))
-        reached = _deepest(work / "job")
+        reached = deepest_step(work / "job")
         result.runs.append(RunLog(list(removed), status, reached, round(seconds, 1), left))
         if status != "FAIL":
             log(f"  run {n}: {status}, BMC depth {reached} in {seconds:.0f} s")

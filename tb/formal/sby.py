@@ -229,12 +229,14 @@ def compiled(task_dir: Path, file: str) -> set[int] | None:
     return lines
 
 
-def _log_lines(task_dir: Path) -> list[str]:
+def log_lines(task_dir: Path) -> list[str]:
+    """An sby task's log (empty when the task did not run)."""
     log = task_dir / "logfile.txt"
     return log.read_text(errors="replace").splitlines() if log.exists() else []
 
 
-def _status(lines: list[str]) -> str:
+def task_status(lines: list[str]) -> str:
+    """The verdict an sby task's log ends with (PASS, FAIL, UNKNOWN, TIMEOUT), else ERROR."""
     for line in reversed(lines):
         m = DONE.search(line)
         if m:
@@ -242,7 +244,7 @@ def _status(lines: list[str]) -> str:
     return "ERROR"
 
 
-def _deepest(task_dir: Path) -> int | None:
+def deepest_step(task_dir: Path) -> int | None:
     """The deepest step an engine finished checking, from the engine logs."""
     best: int | None = None
     for log in list(task_dir.glob("engine_*/logfile*.txt")) + [task_dir / "logfile.txt"]:
@@ -318,8 +320,8 @@ def _run(
     )
     seconds = time.perf_counter() - t0
     (workdir / "sby.log").write_text(proc.stdout)
-    lines = _log_lines(workdir / f"job_{check}")
-    status = _status(lines)
+    lines = log_lines(workdir / f"job_{check}")
+    status = task_status(lines)
     if status == "ERROR":
         errors = [ln for ln in proc.stdout.splitlines() if "ERROR" in ln or "rror:" in ln]
         raise FormalError(
@@ -335,8 +337,8 @@ def _run(
     hint_status = ""
     if job.harness and "hint_bmc" in tasks:
         # every assertion again, on the hint's directed scenario, deeper: its failure is real
-        hint_lines = _log_lines(workdir / "job_hint_bmc")
-        hint_status = _status(hint_lines)
+        hint_lines = log_lines(workdir / "job_hint_bmc")
+        hint_status = task_status(hint_lines)
         if hint_status == "FAIL":
             lines, status = hint_lines, "FAIL"
     failed: list[Check] = []
@@ -355,7 +357,7 @@ def _run(
             trace_vcd = workdir / t.group(2)
             yw = trace_vcd.with_suffix(".yw")
             trace_yw = yw if yw.exists() else None
-    depth = _deepest(workdir / f"job_{check}") if job.mode == "bmc" else None
+    depth = deepest_step(workdir / f"job_{check}") if job.mode == "bmc" else None
     if status == "PASS":
         verdict = "proven" if job.mode == "prove" else "bounded"
         detail = (
@@ -385,16 +387,16 @@ def _run(
     if hint_status == "PASS":
         detail += f"; under the hint every assertion to depth {job.hint_depth}"
     elif hint_status in ("TIMEOUT", "UNKNOWN"):
-        detail += f"; under the hint to depth {_deepest(workdir / 'job_hint_bmc')}"
+        detail += f"; under the hint to depth {deepest_step(workdir / 'job_hint_bmc')}"
     unreached: list[str] = []
     if job.harness and with_cover:
         by_label = {c.label: c for c in checks.values() if c.kind == "cover"}
         for task, (_, label) in hunt_tasks(job).items():
-            hunt = _log_lines(workdir / f"job_{task}")
+            hunt = log_lines(workdir / f"job_{task}")
             steps = [int(m.group(4)) for m in map(FAILED.search, hunt) if m and m.group(4)]
             c = by_label.get(label) or Check(label, "cover", files[0].name, 0)
             by_label[label] = c
-            if _status(hunt) == "FAIL" and steps:
+            if task_status(hunt) == "FAIL" and steps:
                 c.trigger_step = steps[0]
             else:
                 unreached.append(label)
@@ -403,7 +405,7 @@ def _run(
     elif "cover" in tasks:
         reached: dict[tuple[str, int], int] = {}
         misses: set[tuple[str, int]] = set()
-        for line in _log_lines(workdir / "job_cover"):
+        for line in log_lines(workdir / "job_cover"):
             m = REACHED.search(line)
             if m:
                 key = (Path(m.group(3)).name, int(m.group(4)))
@@ -414,7 +416,7 @@ def _run(
             e = ENGINE_REACHED.search(line)
             if e:
                 reached.setdefault((Path(e.group(2)).name, int(e.group(3))), int(e.group(1)))
-        cover_status = _status(_log_lines(workdir / "job_cover"))
+        cover_status = task_status(log_lines(workdir / "job_cover"))
         for key, c in checks.items():
             if c.kind not in ("assert", "cover"):
                 continue
