@@ -58,7 +58,7 @@ module vta_token #(
     // a push is taken whenever the count is below DEPTH, a pop whenever it is above 0.
     reg f_past = 1'b0;
     always @(posedge clk) f_past <= 1'b1;
-    always @(*) if (!f_past) assume(rst);
+    always @(*) if (!f_past) m_reset: assume(rst);
     always @(*) if (f_past) begin
         a_capacity: assert(cnt <= DEPTH8);
         a_can_push: assert(can_push == (cnt < DEPTH8));

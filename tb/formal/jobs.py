@@ -50,13 +50,23 @@ class FormalJob:
     hinted: tuple[str, ...] = ()               # harness covers too deep for a free search: found
                                                # under the harness's witness hint (VTA_FORMAL_HINT)
     hint_depth: int = 0                        # harness: also every assertion under the hint, to this depth
+    wrapper: tuple[str, ...] = ()              # formal-only files (repository-relative) read with
+                                               # -formal around the top, the first one's module the
+                                               # proof's top (the top under the shared AXI rules)
+    in_context: tuple[str, ...] = ()           # harness: rtl/ modules read with their contracts,
+                                               # whose assumptions become the harness's obligations
 
     @property
     def name(self) -> str:
         """Unique job name: the module and the configuration or parameters."""
         tag = self.config if self.config != "-" else "-".join(f"{k}{v}" for k, v in self.params)
         extra = "".join(f"+{d.removeprefix('VTA_FORMAL_').lower()}" for d in self.defines)
-        return f"{self.top.removeprefix('vta_')}/{tag}{extra}"
+        return f"{self.top.removeprefix('vta_')}/{tag}{extra}{'+axi' if self.wrapper else ''}"
+
+    @property
+    def prep_top(self) -> str:
+        """The module the proof elaborates: the wrapper's, else the top."""
+        return Path(self.wrapper[0]).stem if self.wrapper else self.top
 
     @property
     def files(self) -> tuple[str, ...]:
@@ -222,6 +232,16 @@ def jobs() -> list[FormalJob]:
         # vta_ctrl: NSTAT as vta_top sets it (32 words from 0x24) and the smallest (1)
         FormalJob("vta_ctrl", (("NSTAT", 32),), "default", depth=6, cover_depth=12),
         FormalJob("vta_ctrl", (("NSTAT", 1),), "-", depth=6, cover_depth=12, quick=True),
+        # ... and under the shared AXI4-Lite rules: the host's assumed, its B/R rules asserted
+        FormalJob("vta_ctrl", (("NSTAT", 1),), "-", mode="bmc", depth=24, cover_depth=12,
+                  wrapper=("tb/rtl/formal/vta_formal_ctrl.v", "tb/rtl/formal/vta_formal_axi.v"),
+                  why="the rules' bookkeeping (requests outstanding per channel) is the monitor's "
+                      "own state, which an invariant in the wrapper cannot name (no hierarchical "
+                      "references in yosys) and the rules file, shared with simulation, does not "
+                      "relate to vta_ctrl's registers: k-induction fails on a_r_expected from "
+                      "unreachable counts; abc pdr did not converge in 8 minutes. Every request is "
+                      "answered within 2 cycles once the host takes it, so 24 cycles hold several "
+                      "complete exchanges of each kind"),
         # vta_fetch with its beat FIFO, burst generator and gearbox; LOG_B of both shipped
         # configurations (LOG_BUS_WIDTH 6). The submodules' own contracts (checked by their
         # own jobs) are removed here: they only cost time (the FIFO's took the BMC from
@@ -243,6 +263,12 @@ def jobs() -> list[FormalJob]:
         harness=tuple(f"tb/rtl/formal/{f}.v" for f in ("vta_ram", "vta_formal_axi", "vta_formal_top")),
         hunts=("c_first_aw", "c_first_w", "c_first_b", "c_done"), hinted=("c_done_after_store",),
         hint_depth=36,
+        # in the accelerator's context: no token lost or invented, no counter above its capacity
+        # (vta_token); the liveness bounds of rtl/README.md, "Arbitration and liveness bounds":
+        # a queue head taken by an idle module at once, an owed token popped or pushed in the
+        # first cycle its counter allows (vta_phase), round robin, work conserving, at most 8
+        # read bursts in flight (vta_rd_arb)
+        in_context=("vta_token", "vta_phase", "vta_rd_arb"),
         why="the whole accelerator (~9.6k state bits, free memory and host): no induction "
             "converges; bounded by sby's 10-minute timeout",
         timeout=600, mutation=False))

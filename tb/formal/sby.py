@@ -102,13 +102,16 @@ HUNT_ORDER = ("c_first_aw", "c_first_w", "c_first_b", "c_done", "c_done_after_st
 
 def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str:
     """The .sby of a harness job (the whole top): rtl/ read without FORMAL (each module's
-    contract has its own job, and its assumptions must not constrain the whole), the harness
-    with it; flattened, memories mapped, undriven bits free. Each hunted cover is a BMC task
+    contract has its own job, and its assumptions must not constrain the whole) except the
+    modules the job checks in context, whose assumptions become assertions; the harness with
+    FORMAL; flattened, memories mapped, undriven bits free. Each hunted cover is a BMC task
     of its own (abc has no cover mode): the cover, asserted never to happen, fails at the
     step that reaches it, with every guarantee of the harness assumed meanwhile. The defines
     go to both reads (rtl/'s test-only breaks, the harness's VTA_FORMAL_HINT)."""
     harness = {Path(h).name for h in job.harness}
-    design = " ".join(f.name for f in files if f.suffix == ".v" and f.name not in harness)
+    context = {f"{m}.v" for m in job.in_context}
+    design = " ".join(f.name for f in files if f.suffix == ".v" and f.name not in harness | context)
+    contracts = " ".join(f.name for f in files if f.name in context)
     formal = " ".join(f.name for f in files if f.name in harness)
     dflags = "".join(f"-D {d} " for d in defines)
     covers = hunt_tasks(job)
@@ -119,11 +122,16 @@ def harness_sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]
              "[options]", "bmc: mode bmc", f"bmc: depth {job.depth}",
              *hint_options, *hunt_options, f"timeout {job.timeout}", "",
              "[engines]", job.engine, "",
-             "[script]", f"read -sv {dflags}{design}", f"bmc: read -formal {dflags}{formal}",
+             "[script]", f"read -sv {dflags}{design}",
+             *([f"read -formal {dflags}{contracts}"] if contracts else []),
+             f"bmc: read -formal {dflags}{formal}",
              *([f"hint_bmc: read -formal -D VTA_FORMAL_HINT {formal}"] if job.hint_depth else []),
              *[f"{t}: read -formal -D VTA_FORMAL_HUNT={n} {'-D VTA_FORMAL_HINT ' if c in job.hinted else ''}"
                f"{formal}" for t, (n, c) in covers.items()],
              f"prep -top {job.top}",
+             # the in-context contracts' assumptions are the accelerator's obligations (a hunt
+             # keeps them as assumptions: a cover reached under more is reached without them)
+             *[f"{t}: chformal -assume2assert *{m}*" for t in checks for m in job.in_context],
              *(["hunt: chformal -assert -assert2assume c:a_* c:h_*"] if covers else []),
              "bmc: chformal -cover -remove",
              *(["hint_bmc: chformal -cover -remove"] if job.hint_depth else []),
@@ -143,8 +151,8 @@ def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str
     top_script = [
         f"read -formal {' '.join('-D ' + d for d in defines)} "
         f"{' '.join(f.name for f in files if f.suffix == '.v')}".replace("  ", " "),
-        f"chparam {' '.join(f'-set {k} {v}' for k, v in job.params)} {job.top}" if job.params else "",
-        f"prep -top {job.top}",
+        f"chparam {' '.join(f'-set {k} {v}' for k, v in job.params)} {job.prep_top}" if job.params else "",
+        f"prep -top {job.prep_top}",
         # a submodule's assumptions about its neighbours are the parent's obligations here
         *[f"chformal -assume2assert *{m}*" for m in job.submodules],
         *job.script,
@@ -185,8 +193,10 @@ def sources(job: FormalJob, workdir: Path, negative: Negative | None) -> list[Pa
         files = top + [RTL_DIR / f for f in job.files] + rest
         headers = sorted(RTL_DIR.glob("*.vh")) + sorted((ROOT / "tb" / "rtl").glob("*.vh"))
     else:
-        files = [RTL_DIR / f for f in job.files]
+        files = [RTL_DIR / f for f in job.files] + [ROOT / w for w in job.wrapper]
         headers = sorted(RTL_DIR.glob("*.vh"))
+        if job.wrapper:
+            headers += sorted((ROOT / "tb" / "rtl").glob("*.vh"))
     if negative is not None and negative.find:
         names = [f.name for f in files]
         target = names.index(negative.file) if negative.file in names else (None if negative.file else 0)
@@ -328,12 +338,15 @@ def _run(
             f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
             + "\n  ".join(errors[-5:] or proc.stdout.splitlines()[-5:])
         )
-    # the top's own statements: a submodule's are proven by its own job, and in this context
-    # only have to hold (their triggers need not all be reachable from this parent)
-    checks = {(files[0].name, n): c for n, c in contract_checks(files[0]).items()}
-    present = compiled(workdir / f"job_{check}", files[0].name)
-    if present is not None:
-        checks = {k: c for k, c in checks.items() if k[1] in present}
+    # the top's own statements (and a wrapper's shared rules): a submodule's are proven by its
+    # own job, and in this context only have to hold (their triggers need not all be reachable
+    # from this parent)
+    watched = [files[0]] + [f for f in files if job.wrapper and f.is_relative_to(ROOT / "tb")]
+    checks = {}
+    for f in watched:
+        present = compiled(workdir / f"job_{check}", f.name)
+        checks.update({(f.name, n): c for n, c in contract_checks(f).items()
+                       if present is None or n in present})
     hint_status = ""
     if job.harness and "hint_bmc" in tasks:
         # every assertion again, on the hint's directed scenario, deeper: its failure is real

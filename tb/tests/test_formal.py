@@ -28,16 +28,18 @@ BY_NAME = {j.name: j for j in jobs()}
 
 
 def _one_per_module() -> list[Negative]:
-    """The first broken copy of each module (make test's share; `make formal` runs them all):
+    """The first broken copy of each module, and of each module under the shared AXI rules
+    (make test's share; `make formal` runs them all):
     a bounded search that stops at its first failure, seconds even where the module's proof
     takes minutes. The whole top's copies take minutes; its counterexample is replayed from a
     recorded trace by test_formal_cex.py instead."""
-    seen: set[str] = set()
+    seen: set[tuple[str, bool]] = set()
     out: list[Negative] = []
     for n in NEGATIVES:
         job = BY_NAME[n.job]
-        if not job.harness and not n.proof and job.top not in seen:
-            seen.add(job.top)
+        key = (job.top, bool(job.wrapper))   # a module alone, and under the shared AXI rules
+        if not job.harness and not n.proof and key not in seen:
+            seen.add(key)
             out.append(n)
     return out
 
