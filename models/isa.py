@@ -269,15 +269,6 @@ def uops_to_bytes(cfg: "VtaConfig", uops: Iterable[Mapping[str, int]]) -> bytes:
                     for n, u in enumerate(uops))
 
 
-def uops_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "micro-op stream",
-                    keep_unused: bool = False) -> list[dict[str, int]]:
-    """Parse 4-byte micro-ops."""
-    if len(data) % C.UOP_BYTES:
-        raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.UOP_BYTES}")
-    return [decode_uop(cfg, int.from_bytes(data[n:n + C.UOP_BYTES], "little"), keep_unused)
-            for n in range(0, len(data), C.UOP_BYTES)]
-
-
 # --- symbolic (JSON) form: enum fields by name -----------------------------------------
 ENUM_FIELDS: dict[str, type[IntEnum]] = {"opcode": Opcode, "memory_type": MemType, "alu_opcode": AluOp}
 
