@@ -59,7 +59,6 @@ class Entry:
     launcher: str  # the pytest file that runs it (tb/tests/)
     jobs: str = ""  # "module:function" making its jobs from a JobRequest ("": one job)
     program: bool = True  # its jobs name a program: a vector, or a random one from the seed
-    doc: str = ""
     #: what only rtl/ has that the test checks, so a foreign DUT cannot run it ("": any DUT
     #: runs it, held to what its profile states: tb/uvm/applicable.py, tb/uvm/claims.py)
     rtl_only: str = ""
@@ -80,38 +79,24 @@ class Entry:
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("directed", "program", PROGRAM_SEQUENCE, ("vec",), "programs", "tb/tests/test_uvm_directed.py",
-          jobs="tb.uvm.run:directed_jobs", doc="every vector under vectors/"),
+          jobs="tb.uvm.run:directed_jobs"),
     Entry("random", "program", PROGRAM_SEQUENCE, ("random",), "programs", "tb/tests/test_uvm_random.py",
-          jobs="tb.uvm.run:random_test_jobs",
-          doc="random programs; configuration and profile drawn from each seed"),
+          jobs="tb.uvm.run:random_test_jobs"),
     Entry("regmap", "regmap", "tb.uvm.flows:RegMapVseq", ("regmap",), "flow", "tb/tests/test_uvm_flows.py",
-          jobs="tb.uvm.run:regmap_jobs", program=False,
-          doc="register map against tb/uvm/regs.py, then the launch semantics"),
+          jobs="tb.uvm.run:regmap_jobs", program=False),
     Entry("hostvar", "host-timing", "tb.uvm.hostvar:HostTimingVseq", ("hostvar",), "flow",
-          "tb/tests/test_uvm_flows.py", jobs="tb.uvm.run:hostvar_jobs", program=False,
-          doc="the register map, any WSTRB, back-to-back writes and a launch read during its run, "
-              "under every host write timing"),
+          "tb/tests/test_uvm_flows.py", jobs="tb.uvm.run:hostvar_jobs", program=False),
     Entry("reset", "reset-mid", "tb.uvm.flows:ResetMidVseq", ("reset-mid",), "flow",
-          "tb/tests/test_uvm_flows.py", doc="a random program reset in mid-program, then a clean rerun",
+          "tb/tests/test_uvm_flows.py",
           rtl_only="rtl/'s own register table after a reset and its token counters (tb/uvm/regs.py)"),
     Entry("back2back", "program", PROGRAM_SEQUENCE, ("b2b",), "flow", "tb/tests/test_uvm_flows.py",
-          jobs="tb.uvm.run:back2back_jobs", doc="three programs launched one after the other without reset"),
+          jobs="tb.uvm.run:back2back_jobs"),
     *(Entry(name, "program", PROGRAM_SEQUENCE, (name,), "flow", "tb/tests/test_rtl_flows.py",
-            jobs=f"tb.uvm.flow_jobs:{name.replace('-', '_')}_jobs", doc=doc) for name, doc in (
-        ("capacity", "every token counter and command queue full, its producer waiting"),
-        ("push-pop", "a pop meeting a push in one cycle at every count of every token counter"),
-        ("leftover", "a program leaving a token in every counter, then a launch without reset"),
-        ("illegal", "illegal opcodes, memory types and ALU opcodes as rtl/README.md documents"),
-        ("contention", "all read clients at once: the arbiter's and the memory port's bounds"),
-        ("padding", "a LOAD's padding rows hold the in-order R channel for their length"),
-        ("b-bound", "write responses withheld until the design's bound of bursts awaiting B"),
-        ("pad-only", "padding-only LOADs each followed at once by a LOAD into the same buffer"),
-        ("edges", "rows at 4 KiB boundaries through both gearboxes, every base byte offset"),
-        ("sweep", "every instruction form, odd bases, degenerate shapes, ideal and stalling memory"),
-        ("perf", "the benchmark programs: long GEMMs, long LOAD/STORE rows, double-buffered GEMM"))),
+            jobs=f"tb.uvm.flow_jobs:{name.replace('-', '_')}_jobs")
+      for name in ("capacity", "push-pop", "leftover", "illegal", "contention", "padding", "b-bound",
+                   "pad-only", "edges", "sweep", "perf")),
     Entry("negative", "program", PROGRAM_SEQUENCE, ("fault", "deadlock", "no-compare"), "negative",
-          "tb/tests/test_uvm_negative.py", jobs="tb.uvm.run:negative_test_jobs",
-          doc="every fault caught by its checker, a deadlock, an empty comparison"),
+          "tb/tests/test_uvm_negative.py", jobs="tb.uvm.run:negative_test_jobs"),
 )
 
 BY_NAME = {e.name: e for e in ENTRIES}
