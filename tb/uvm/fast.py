@@ -44,12 +44,11 @@ from tb.uvm.scoreboard import Scoreboard
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.stray import AllowedWrites
 from tb.uvm.verdict import Verdict
-from tb.uvm.watch import REPORT_EVERY, Report, Watcher
+from tb.uvm.watch import POLL_GAP, REPORT_EVERY, Report, Watcher
 
 if TYPE_CHECKING:
     from tb.uvm.context import JobContext, Limits
 
-POLL_GAP = 16  # cycles between the host's CTRL reads while it polls for DONE
 LOG_PAGES = 9  # physical pages of the fast memory (vta_tb_fast.v's default)
 ERR_RANGES = 4  # error-response ranges the memory holds (vta_tb_mem.v NERR)
 #: vta_tb_host.v's operations.

@@ -68,6 +68,7 @@ from tb.uvm.registry import (
     for_mode,
     make_jobs,
 )
+from tb.uvm.session import MAX_RESTARTS
 from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError, build, run_plan_test
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
@@ -77,7 +78,6 @@ TESTS = ("all", *(e.name for e in ENTRIES))
 WORK = ROOT / "build" / "uvm"
 #: Where failing programs are saved; VTA_FAILURES_DIR moves it (tb/mutate keeps each mutant's apart).
 FAILURES = Path(os.environ.get("VTA_FAILURES_DIR") or ROOT / "build" / "failures").resolve()
-MAX_RESTARTS = 5
 MESSAGE_LINES = 14  # of a failure message printed in the summary
 DEFAULT_RANDOM_COUNT = 10
 

@@ -24,6 +24,8 @@ from tb.uvm.jobs import Job, Plan, Results
 
 POLL = 0.02  # seconds between looks at the queue directory
 IDLE_LIMIT = 3600.0  # seconds a simulator waits for a batch before it gives up
+#: Fresh simulator processes after one dies in a job, for the rest of its jobs: a session's
+#: batch here, a plan's jobs in tb/uvm/run.py; jobs still left then get an error record.
 MAX_RESTARTS = 5
 
 

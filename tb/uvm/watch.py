@@ -19,7 +19,9 @@ from tb.uvm.context import Limits
 from tb.uvm.host import RegSeq
 from tb.uvm.regs import CTRL, DONE, ERROR, PROGRESS
 
-POLL_GAP = 16  # cycles between CTRL polls: DONE is seen at most this late
+#: Cycles between CTRL polls, FullWatch's through the sequencer and the fast mode's Verilog host's
+#: reads (tb/uvm/fast.py): DONE is seen at most this late.
+POLL_GAP = 16
 PROGRESS_GAP = 1024  # cycles between reads of the progress counters (stall window >= 4096)
 REPORT_EVERY = 2.0  # seconds of wall time between progress records of a running job
 
