@@ -4,8 +4,9 @@ mutant's builds take it a second, Verilator over a minute), then the equivalence
 
     vta_token:50:49:arithmetic:-   a token counter that decrements on push: the directed
                                    vectors must kill it
-    vta_top:148:33:constant:+1     ARQOS 1 instead of 0: the protocol checker's attributes
-                                   rule (fast mode, in the simulation) must kill it
+    vta_top (ARQOS) constant:+1    ARQOS 1 instead of 0: the protocol checker's attributes
+                                   rule (rule 12 of the fast mode's Verilog checker, in the
+                                   simulation) must kill it; found by its edit (ARQOS below)
     vta_gemm_alu:242:17:case-arm:3 the ALU's ADD arm dropped: killed by the ALU vectors
     vta_load:101:34:shift:>>       a part-select that turns negative: lints, but Icarus
                                    rejects it, so the mutant is invalid (not scored)
@@ -18,6 +19,7 @@ few seconds once its WebAssembly build is cached).
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -25,22 +27,68 @@ from pathlib import Path
 
 import pytest
 
+from tb.mutate.sites import file_sites
+from tb.mutate.source import load
 from tb.runner import ROOT
 
-SAMPLE = {
-    "vta_token:50:49:arithmetic:-": "killed",
-    "vta_top:148:33:constant:+1": "killed",
-    "vta_gemm_alu:242:17:case-arm:3": "killed",
-    "vta_load:101:34:shift:>>": "invalid",
-    "vta_rd_arb:54:23:constant:+1": "equivalent",
-}
+#: The attributes rule's mutant, by what it changes: (file, operator, the text its line starts
+#: with, original, replacement). An id holds the line and column, which any edit above them
+#: moves; this finds the mutant wherever the assignment now is.
+ARQOS = ("vta_top.v", "constant", "assign m_axi_gmem_arqos", "4'b0000", "4'b0001")
+
+
+def mutant_id(file: str, operator: str, line_start: str, original: str, replacement: str,
+              rtl_dir: Path = ROOT / "rtl") -> str:
+    """The id of the one mutant of ``file`` whose ``operator`` edits ``original`` into
+    ``replacement`` on the line beginning (after indentation) with ``line_start``."""
+    design = load(rtl_dir)
+    rtl = next(f for f in design.files if f.name == file)
+    found = []
+    for site in file_sites(rtl, design, [operator]):
+        before = rtl.text[rtl.text.rfind(b"\n", 0, site.start) + 1:site.start].decode()
+        if (site.original, site.replacement) == (original, replacement) and \
+                before.strip().startswith(line_start):
+            found.append(site.id)
+    assert len(found) == 1, f"{file}: {operator} {original} -> {replacement} on '{line_start}': {found}"
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def arqos() -> str:
+    return mutant_id(*ARQOS)
+
+
+@pytest.fixture(scope="module")
+def sample(arqos: str) -> dict[str, str]:
+    """The fixed sample: each mutant's id and the status it must end with, in run order."""
+    return {
+        "vta_token:50:49:arithmetic:-": "killed",
+        arqos: "killed",
+        "vta_gemm_alu:242:17:case-arm:3": "killed",
+        "vta_load:101:34:shift:>>": "invalid",
+        "vta_rd_arb:54:23:constant:+1": "equivalent",
+    }
+
+
+def test_arqos_mutant_is_found_by_its_edit(tmp_path: Path) -> None:
+    """The attributes mutant is the one ARQOS edit, and is still found after an edit above it
+    moves its line (the id follows: same column, line one further)."""
+    found = mutant_id(*ARQOS)
+    module, line, col, operator, variant = found.split(":")
+    assert (module, operator, variant) == ("vta_top", "constant", "+1")
+    text = (ROOT / "rtl" / "vta_top.v").read_text().splitlines()[int(line) - 1]
+    assert text.strip().startswith("assign m_axi_gmem_arqos") and text[int(col) - 1:].startswith("4'b0000")
+    moved = tmp_path / "rtl"
+    shutil.copytree(ROOT / "rtl", moved)
+    (moved / "vta_top.v").write_text("// one line more\n" + (ROOT / "rtl" / "vta_top.v").read_text())
+    assert mutant_id(*ARQOS, rtl_dir=moved) == f"{module}:{int(line) + 1}:{col}:{operator}:{variant}"
 
 
 @pytest.mark.sim
-def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
+def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], arqos: str) -> None:
     out = tmp_path / "mutate"
     t0 = time.monotonic()
-    cmd = [sys.executable, "-m", "tb.mutate", "--ids", ",".join(SAMPLE), "--tests", "directed",
+    cmd = [sys.executable, "-m", "tb.mutate", "--ids", ",".join(sample), "--tests", "directed",
            "--sim", "icarus", "--jobs", "2", "--out", str(out)]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
     wall = time.monotonic() - t0
@@ -48,15 +96,15 @@ def test_fixed_sample_end_to_end(tmp_path: Path) -> None:
     assert "[mutate] unmutated run passed" in proc.stdout and "[mutate] 5/5 " in proc.stdout, proc.stdout
     data = json.loads((out / "report.json").read_text())
     got = {m["id"]: m for m in data["mutants"]}
-    assert {k: got[k]["status"] for k in SAMPLE} == SAMPLE, \
+    assert {k: got[k]["status"] for k in sample} == sample, \
         {k: (m["status"], m["message"]) for k, m in got.items()}
-    for mid, status in SAMPLE.items():
+    for mid, status in sample.items():
         m = got[mid]
         assert m["diff"].startswith("--- rtl/") and "\n+" in m["diff"], m["diff"]
         if status == "killed":
             assert m["stage"] == "directed-icarus" and m["job"].startswith("vec-") and m["kind"], m
             assert 0 < m["seconds"] < 120 and m["repro"].startswith("VTA_RTL_DIR="), m
-    assert "[attributes]: arqos = 0x1" in got["vta_top:148:33:constant:+1"]["message"]
+    assert "[attributes]: arqos = 0x1" in got[arqos]["message"]
     assert "part select" in got["vta_load:101:34:shift:>>"]["message"], got["vta_load:101:34:shift:>>"]
     eq = got["vta_rd_arb:54:23:constant:+1"]["equivalence"]
     assert eq["status"] == "equivalent" and "Yosys proved vta_rd_arb" in eq["reason"], eq
@@ -86,11 +134,11 @@ def processes_naming(text: str) -> list[str]:
 
 
 @pytest.mark.sim
-def test_sigterm_stops_every_running_mutant(tmp_path: Path) -> None:
+def test_sigterm_stops_every_running_mutant(tmp_path: Path, sample: dict[str, str]) -> None:
     """A SIGTERM while two mutants run: exit 130 with one line, and none of their simulators
     or testbench runners (each in its own session) is left running."""
     out = tmp_path / "mutate"
-    proc = subprocess.Popen([sys.executable, "-m", "tb.mutate", "--ids", ",".join(list(SAMPLE)[:2]),
+    proc = subprocess.Popen([sys.executable, "-m", "tb.mutate", "--ids", ",".join(list(sample)[:2]),
                              "--tests", "directed", "--out", str(out)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
