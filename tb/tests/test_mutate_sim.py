@@ -2,16 +2,19 @@
 through `python -m tb.mutate --tests directed` on Icarus, the quicker simulator here (a
 mutant's builds take it a second, Verilator over a minute), then the equivalence check.
 
-    vta_token:50:49:arithmetic:-   a token counter that decrements on push: the directed
+    vta_token arithmetic:-         a token counter that decrements on push: the directed
                                    vectors must kill it
     vta_top (ARQOS) constant:+1    ARQOS 1 instead of 0: the protocol checker's attributes
                                    rule (rule 12 of the fast mode's Verilog checker, in the
-                                   simulation) must kill it; found by its edit (ARQOS below)
-    vta_gemm_alu:242:17:case-arm:3 the ALU's ADD arm dropped: killed by the ALU vectors
-    vta_load:101:34:shift:>>       a part-select that turns negative: lints, but Icarus
+                                   simulation) must kill it
+    vta_gemm_alu case-arm          the ALU's ADD arm dropped: killed by the ALU vectors
+    vta_load shift:>>              a part-select that turns negative: lints, but Icarus
                                    rejects it, so the mutant is invalid (not scored)
-    vta_rd_arb:54:23:constant:+1   a constant in an unused wire (dead code): survives every
+    vta_rd_arb constant:+1         a constant in an unused wire (dead code): survives every
                                    test, and Yosys proves it equivalent
+
+Each is found by its edit (EDITS below), not by an id: an id holds the line and column,
+which any edit above them moves.
 
 About 50-60 s on the 2-core machine (the unmutated run ~25 s, the survivor ~20 s, Yosys a
 few seconds once its WebAssembly build is cached).
@@ -31,10 +34,13 @@ from tb.mutate.sites import file_sites
 from tb.mutate.source import load
 from tb.runner import ROOT
 
-#: The attributes rule's mutant, by what it changes: (file, operator, the text its line starts
-#: with, original, replacement). An id holds the line and column, which any edit above them
-#: moves; this finds the mutant wherever the assignment now is.
+#: The sample's mutants by what they change: (file, operator, the text its line starts with,
+#: original, replacement), so each is found wherever its line now is.
+TOKEN = ("vta_token.v", "arithmetic", "else if (do_push && !do_pop) cnt <= cnt", "+", "-")
 ARQOS = ("vta_top.v", "constant", "assign m_axi_gmem_arqos", "4'b0000", "4'b0001")
+ALU_ADD = ("vta_gemm_alu.v", "case-arm", "", "ALU_ADD: alu_lane = a + b;", "")   # the arm is its line
+PART_SELECT = ("vta_load.v", "shift", "assign inp_wdata = e_wdata[(8", "<<", ">>")
+DEAD = ("vta_rd_arb.v", "constant", "wire unused_c", "1'b0", "1'b1")
 
 
 def mutant_id(file: str, operator: str, line_start: str, original: str, replacement: str,
@@ -59,15 +65,17 @@ def arqos() -> str:
 
 
 @pytest.fixture(scope="module")
-def sample(arqos: str) -> dict[str, str]:
+def ids(arqos: str) -> dict[str, str]:
+    """The sample's ids, by role."""
+    return {"token": mutant_id(*TOKEN), "arqos": arqos, "alu": mutant_id(*ALU_ADD),
+            "part": mutant_id(*PART_SELECT), "dead": mutant_id(*DEAD)}
+
+
+@pytest.fixture(scope="module")
+def sample(ids: dict[str, str]) -> dict[str, str]:
     """The fixed sample: each mutant's id and the status it must end with, in run order."""
-    return {
-        "vta_token:50:49:arithmetic:-": "killed",
-        arqos: "killed",
-        "vta_gemm_alu:242:17:case-arm:3": "killed",
-        "vta_load:101:34:shift:>>": "invalid",
-        "vta_rd_arb:54:23:constant:+1": "equivalent",
-    }
+    return {ids["token"]: "killed", ids["arqos"]: "killed", ids["alu"]: "killed",
+            ids["part"]: "invalid", ids["dead"]: "equivalent"}
 
 
 def test_arqos_mutant_is_found_by_its_edit(tmp_path: Path) -> None:
@@ -85,7 +93,7 @@ def test_arqos_mutant_is_found_by_its_edit(tmp_path: Path) -> None:
 
 
 @pytest.mark.sim
-def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], arqos: str) -> None:
+def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], ids: dict[str, str]) -> None:
     out = tmp_path / "mutate"
     t0 = time.monotonic()
     cmd = [sys.executable, "-m", "tb.mutate", "--ids", ",".join(sample), "--tests", "directed",
@@ -104,16 +112,16 @@ def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], arqos: 
         if status == "killed":
             assert m["stage"] == "directed-icarus" and m["job"].startswith("vec-") and m["kind"], m
             assert 0 < m["seconds"] < 120 and m["repro"].startswith("VTA_RTL_DIR="), m
-    assert "[attributes]: arqos = 0x1" in got[arqos]["message"]
-    assert "part select" in got["vta_load:101:34:shift:>>"]["message"], got["vta_load:101:34:shift:>>"]
-    eq = got["vta_rd_arb:54:23:constant:+1"]["equivalence"]
+    assert "[attributes]: arqos = 0x1" in got[ids["arqos"]]["message"]
+    assert "part select" in got[ids["part"]]["message"], got[ids["part"]]
+    eq = got[ids["dead"]]["equivalence"]
     assert eq["status"] == "equivalent" and "Yosys proved vta_rd_arb" in eq["reason"], eq
     score = data["score"]
     assert (score["killed"], score["equivalent"], score["invalid"], score["scored"], score["score"]) == \
         (3, 1, 1, 3, 1.0), score
     assert data["by_module"]["vta_token"]["killed"] == 1 and data["by_operator"]["case-arm"]["killed"] == 1
     html = (out / "report.html").read_text()
-    assert "Score 100.0 %" in html and "vta_rd_arb:54:23:constant:+1" in html
+    assert "Score 100.0 %" in html and ids["dead"] in html
     assert not list(out.glob("*/sim")), "a finished mutant's builds are deleted"
     print(f"fixed sample: {wall:.0f} s")
 
