@@ -315,28 +315,36 @@ def _run(
     sby.write_text(sby_text(job, files, defines))
     check = "prove" if job.mode == "prove" else "bmc"
     if job.harness:
-        tasks = ["bmc"] + (["hint_bmc"] if job.hint_depth and negative is None else []) \
-            + (list(hunt_tasks(job)) if with_cover else [])
+        # one sby run after the other, each with its own timeout: run together, the BMC, the
+        # hinted BMC and the hunts (each its own model build) share the cores and sby's one
+        # timeout, and on a loaded machine no hunt got past its model build in 10 minutes
+        phases = [["bmc"]] + ([["hint_bmc"]] if job.hint_depth and negative is None else []) \
+            + ([list(hunt_tasks(job))] if with_cover and hunt_tasks(job) else [])
     else:
-        tasks = [check] if negative is not None or not with_cover else [check, "cover"]
+        phases = [[check] if negative is not None or not with_cover else [check, "cover"]]
+    tasks = [t for phase in phases for t in phase]
     t0 = time.perf_counter()
-    proc = subprocess.run(
-        ["sby", "-f", sby.name, *tasks],
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    output = []
+    for phase in phases:
+        proc = subprocess.run(
+            ["sby", "-f", sby.name, *phase],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        output.append(proc.stdout)
     seconds = time.perf_counter() - t0
-    (workdir / "sby.log").write_text(proc.stdout)
+    (workdir / "sby.log").write_text("".join(output))
     lines = log_lines(workdir / f"job_{check}")
     status = task_status(lines)
     if status == "ERROR":
-        errors = [ln for ln in proc.stdout.splitlines() if "ERROR" in ln or "rror:" in ln]
+        text = "".join(output)
+        errors = [ln for ln in text.splitlines() if "ERROR" in ln or "rror:" in ln]
         raise FormalError(
             f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
-            + "\n  ".join(errors[-5:] or proc.stdout.splitlines()[-5:])
+            + "\n  ".join(errors[-5:] or text.splitlines()[-5:])
         )
     # the top's own statements (and a wrapper's shared rules): a submodule's are proven by its
     # own job, and in this context only have to hold (their triggers need not all be reachable
