@@ -23,7 +23,8 @@ export PYTHONHASHSEED := 0
 # `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML path); for
 # `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
 # of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
-# directory) to run only what an interrupted regression left.
+# directory) to run only what an interrupted regression left; for `make synth` the TARGET
+# (xilinx, ecp5 or generic).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -52,6 +53,7 @@ RESUME  ?=
 DEFINES ?=
 QUICK   ?=
 DEPTH   ?=
+TARGET  ?= xilinx
 
 comma := ,
 
@@ -70,6 +72,7 @@ $(if $(filter-out 0 1,$(SMOKE)),$(error SMOKE=$(SMOKE): must be 0 or 1))
 $(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
 $(if $(filter-out 0 1,$(QUICK)),$(error QUICK=$(QUICK): must be 0 or 1))
 $(if $(DEPTH),$(if $(call is_pos,$(DEPTH)),,$(error DEPTH=$(DEPTH): must be a positive number of steps)))
+$(if $(filter-out xilinx ecp5 generic,$(TARGET)),$(error TARGET=$(TARGET): must be xilinx, ecp5 or generic))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -88,7 +91,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
-.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal synth rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -115,6 +118,7 @@ lint: sysdeps $(STAMP)
 	verilator --lint-only -Wall -Irtl rtl/*.v
 	@out=$$(iverilog -g2012 -Wall -I rtl -o /dev/null -s vta_top rtl/*.v 2>&1); \
 		if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "iverilog -g2012 -Wall: clean"
+	$(PY) -m tb.synth.lint
 	ruff check models tb vectors
 	mypy models tb vectors
 	actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
@@ -157,6 +161,12 @@ workloads: sysdeps $(STAMP)
 formal: sysdeps $(STAMP)
 	@$(PY) -m tb.formal $(if $(filter-out vta,$(DUT)),--dut $(DUT),$(if $(MODULES),--modules $(MODULES)) \
 		$(if $(filter 1,$(QUICK)),--quick) --jobs $(JOBS)) $(if $(DEPTH),--depth $(DEPTH))
+
+# Synthesis of rtl/ with Yosys (tb/synth): LUT, FF, carry, block RAM, DSP (and distributed
+# RAM) per module and in total for CONFIG (default: default) on TARGET (xilinx, ecp5 or
+# generic); build/synth/<config>-<target>/resources.json, reused while nothing changed.
+synth: sysdeps $(STAMP)
+	@$(PY) -m tb.synth --target $(TARGET) $(if $(CONFIG),--config $(CONFIG))
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

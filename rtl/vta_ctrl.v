@@ -132,11 +132,14 @@ module vta_ctrl #(
         end
     end
 
-    // read mux
+    // read mux; the stat loop (words 9 and up) runs on every path: run only in the case's
+    // default, its index was assigned on some paths only, a latch to synthesis
     reg [31:0] rmux;
     integer    i;
     always @* begin
         rmux = 32'd0;
+        for (i = 9; i < NREG; i = i + 1)
+            if ({18'd0, araddr[15:2]} == i) rmux = stat[(i - 9) * 32 +: 32];
         case (araddr[15:2])
             14'd0: rmux = {29'd0, bus_error, done, running};
             14'd1: rmux = cycles;
@@ -147,10 +150,7 @@ module vta_ctrl #(
             14'd6: rmux = wgt_base;
             14'd7: rmux = acc_base;
             14'd8: rmux = out_base;
-            default: begin
-                for (i = 9; i < NREG; i = i + 1)
-                    if ({18'd0, araddr[15:2]} == i) rmux = stat[(i - 9) * 32 +: 32];
-            end
+            default: ;
         endcase
     end
 

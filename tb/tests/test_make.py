@@ -77,6 +77,7 @@ def test_make_lint_runs_every_linter_clean() -> None:
     assert proc.returncode == 0, out[-4000:]
     assert "verilator --lint-only -Wall" in out
     assert "iverilog -g2012 -Wall: clean" in out
+    assert "synthesis lint (small): clean" in out  # tb/synth/lint.py
     assert "All checks passed!" in out  # ruff
     assert re.search(r"Success: no issues found in \d+ source files", out)  # mypy
     assert "actionlint -shellcheck= -pyflakes= .github/workflows/*.yml" in out  # silent when clean
