@@ -10,8 +10,10 @@ kill would orphan the solvers), and parses sby's logs into a :class:`JobResult`.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from dataclasses import dataclass, field, replace
@@ -292,6 +294,29 @@ def run_job(
     return result
 
 
+#: how long sby may take to exit after its own timeout has stopped its engines
+SBY_GRACE = 120
+
+
+def _sby(sby: Path, tasks: list[str], env: dict[str, str], timeout: int) -> str:
+    """Run sby on some tasks of a .sby file; its output. sby's own `timeout` stops the
+    engines (an outer kill would orphan them); if sby itself then does not exit -- seen once,
+    with seven tasks timing out together and its engines' processes left unreaped -- its
+    process group is stopped SBY_GRACE seconds later, so a run never hangs, and the log says
+    so (the tasks' own logs already hold their verdicts)."""
+    proc = subprocess.Popen(["sby", "-f", sby.name, *tasks], cwd=sby.parent, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout + SBY_GRACE)
+        return out
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, _ = proc.communicate()
+        return out + (f"sby did not exit {SBY_GRACE} s after its {timeout} s timeout: stopped "
+                      f"(tasks {' '.join(tasks)})\n")
+
+
 def _run(
     job: FormalJob, workdir: Path, env: dict[str, str], negative: Negative | None, with_cover: bool = True
 ) -> JobResult:
@@ -326,15 +351,7 @@ def _run(
     t0 = time.perf_counter()
     output = []
     for phase in phases:
-        proc = subprocess.run(
-            ["sby", "-f", sby.name, *phase],
-            cwd=workdir,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        output.append(proc.stdout)
+        output.append(_sby(sby, phase, env, job.timeout))
     seconds = time.perf_counter() - t0
     (workdir / "sby.log").write_text("".join(output))
     lines = log_lines(workdir / f"job_{check}")
