@@ -54,6 +54,9 @@ ADDR_LIMIT = 1 << 32
 REGS = {2: "insn_count", 3: "insn_addr", 4: "uop", 5: "inp", 6: "wgt", 7: "acc", 8: "out"}
 #: the shortest legal program the replacement has (LOAD UOP, GEMM reset, STORE, FINISH)
 FILLER_MIN = 4
+#: the filler's data (micro-ops, an OUT tile) fits well within this past its bases
+PAGE = 4096
+DATA_ROOM = 1 << 20
 #: the port monitor's assertions (tb/rtl/formal/vta_formal_axi.v) and the rule of the shared
 #: rules file (tb/rtl/vta_axi_rules.vh) the simulation's protocol checker reports for each
 RULES = {"valid_held": "valid-dropped", "stable": "payload-unstable", "incr": "burst-type",
@@ -234,7 +237,8 @@ def locate(path: Path) -> TraceFiles:
         return files
     sby = (workdir / "job.sby").read_text()
     rtl_read = next((ln for ln in sby.splitlines() if ln.startswith("read -sv")), "")
-    files.defines = tuple(re.findall(r"-D\s+(\S+)", rtl_read))
+    # rtl/'s test-only breaks; the harness's own defines (VTA_FORMAL_*) mean nothing to make sim
+    files.defines = tuple(d for d in re.findall(r"-D\s+(\S+)", rtl_read) if not d.startswith("VTA_FORMAL_"))
     m = re.search(r"prep -top (\S+)", sby)
     files.top = m.group(1) if m else ""
     task = vcd.parents[1] if vcd.parent.name.startswith("engine_") else vcd.parent
@@ -517,8 +521,17 @@ def translate(trace: Path, out: Path, config: str | None = None) -> Translation:
         try:
             v = filler(cfg, insn_addr, length, bases, data)
         except ProgramBuildError as exc:
-            notes.append(f"the trace's bases cannot hold the replacement's data ({exc}): bases 0")
-            v = filler(cfg, insn_addr, length, {b: 0 for b in BASE_NAMES}, data)
+            # every base on the first page past the instruction stream (0 when the stream
+            # ends too near 4 GiB for the data: then it starts high enough to leave 0 free)
+            end = -(-(insn_addr + INSN_BYTES * length) // PAGE) * PAGE
+            free = end if end + DATA_ROOM <= ADDR_LIMIT else 0
+            notes.append(f"the trace's bases cannot hold the replacement's data ({exc}): "
+                         f"every base {free:#x}")
+            try:
+                v = filler(cfg, insn_addr, length, {b: free for b in BASE_NAMES}, data)
+            except ProgramBuildError as again:
+                raise CexError(f"{files.vcd}: no room for the replacement program's data beside "
+                               f"its instructions at {insn_addr:#x}: {again}") from again
         why = _with_expect(v)
         if why:
             raise CexError(f"{files.vcd}: the replacement program at {insn_addr:#x} cannot run: {why}")

@@ -152,3 +152,23 @@ def test_make_formal_writes_the_vector_of_a_failing_whole_top_copy(
     assert (where / "manifest.json").exists()
     assert f"counterexample as a vector: {where} (expect the protocol checker's [4k-crossing])" in text
     assert f"  reproduce: VTA_DEFINES={DEFINE} make sim VECTOR={where}" in text, text
+
+
+#: the broken copy formal_top/small:a_done_after_b under the witness hint: the host writes
+#: INSN_COUNT 2 and START (bases and INSN_ADDR stay 0), the memory returns STORE + FINISH
+DONE_AFTER_B = ROOT / "tb" / "tests" / "data" / "formal_top_done_after_b"
+
+
+def test_replacement_data_moves_past_an_instruction_stream_at_zero(tmp_path: Path) -> None:
+    """The trace's STORE reads OUT never written (the model refuses it), so a legal program
+    replaces it at INSN_ADDR 0; with every base 0 its micro-ops would sit on the instructions,
+    so every base moves to the first page past them (0x1000), and the harness's own
+    define (VTA_FORMAL_HINT) is not part of the `make sim` line."""
+    t = translate(DONE_AFTER_B, tmp_path / "vec")
+    v = load_vector(t.directory)
+    assert not t.kept and (v.insn_addr, v.insn_count) == (0, 4)
+    assert set(v.bases.values()) == {0x1000}, v.bases
+    spans = sorted((i.addr, i.addr + len(i.data)) for i in v.init)
+    assert all(a1 <= b0 for (_, a1), (b0, _) in zip(spans, spans[1:])), spans
+    assert t.defines == () and t.command() == f"make sim VECTOR={t.directory}"
+    assert "every base 0x1000" in v.description

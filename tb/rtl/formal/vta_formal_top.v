@@ -20,6 +20,13 @@
 // be a STORE head. Every byte of every beat is checked (the fetch may read from any byte
 // address), so the class is conservative, never too wide: the FINISH then waits for the one
 // STORE's token, which the store pushes only after its last write response.
+// In the accelerator's context (tb/formal/jobs.py, in_context): rtl/vta_token.v, vta_phase.v and
+// vta_rd_arb.v are read with their contracts, their assumptions turned into assertions: no
+// token lost or invented and none above a counter's capacity; a queue head taken by an idle
+// module at once and an owed token popped or pushed in the first cycle its counter allows;
+// the read arbiter round robin, work conserving, at most 8 bursts in flight (the liveness
+// bounds of rtl/README.md, "Arbitration and liveness bounds"); the port monitor's capacity
+// assertions bound the write bursts ahead of W to its queue depth QD.
 // Covers: the first STORE write (AW handshake, W beat, B), DONE read back, DONE after a STORE.
 // A foreign DUT (`make formal DUT=NAME`, tb/formal/foreign.py): with VTA_FORMAL_FOREIGN defined,
 // vta_top is the profile's generated wrapper (no parameters: the instance takes none), IDW is
