@@ -136,8 +136,9 @@ module vta_rd_arb #(
     reg [7:0] f_wait [0:NC-1];
     reg       f_fair, f_fair_dist;
     reg [31:0] f_d;
-    integer f_j;
-    initial for (f_j = 0; f_j < NC; f_j = f_j + 1) f_wait[f_j] = 8'd0;
+    integer f_i, f_j, f_c;   // one loop variable per block: one shared by the clocked and
+                             // the combinational loop is driven by both (Yosys warns)
+    initial for (f_i = 0; f_i < NC; f_i = f_i + 1) f_wait[f_i] = 8'd0;
     always @(posedge clk)
         for (f_j = 0; f_j < NC; f_j = f_j + 1)
             if (rst || !c_arvalid[f_j] || c_arready[f_j]) f_wait[f_j] <= 8'd0;
@@ -147,11 +148,11 @@ module vta_rd_arb #(
     always @(*) begin
         f_fair = 1'b1;
         f_fair_dist = 1'b1;
-        for (f_j = 0; f_j < NC; f_j = f_j + 1) begin
-            f_d = f_j + NC - {{(32-IW){1'b0}}, rr};
+        for (f_c = 0; f_c < NC; f_c = f_c + 1) begin
+            f_d = f_c + NC - {{(32-IW){1'b0}}, rr};
             if (f_d >= NC) f_d = f_d - NC;
-            if (f_wait[f_j] > LASTC[7:0]) f_fair = 1'b0;
-            if ({24'd0, f_wait[f_j]} + f_d > LASTC) f_fair_dist = 1'b0;
+            if (f_wait[f_c] > LASTC[7:0]) f_fair = 1'b0;
+            if ({24'd0, f_wait[f_c]} + f_d > LASTC) f_fair_dist = 1'b0;
         end
     end
 

@@ -53,6 +53,8 @@ class FormalJob:
     wrapper: tuple[str, ...] = ()              # formal-only files (repository-relative) read with
                                                # -formal around the top, the first one's module the
                                                # proof's top (the top under the shared AXI rules)
+    witnessed: tuple[tuple[str, str], ...] = ()  # harness: (assertion, hunted cover whose
+                                               # trace reaches the assertion's trigger)
     in_context: tuple[str, ...] = ()           # harness: rtl/ modules read with their contracts,
                                                # whose assumptions become the harness's obligations
 
@@ -269,6 +271,9 @@ def jobs() -> list[FormalJob]:
         # first cycle its counter allows (vta_phase), round robin, work conserving, at most 8
         # read bursts in flight (vta_rd_arb)
         in_context=("vta_token", "vta_phase", "vta_rd_arb"),
+        # DONE after a STORE's responses is a DONE read in the program class: both ordering
+        # assertions' triggers (a DONE read has RUNNING 0: vta_ctrl's proven a_done_idle)
+        witnessed=(("a_done_after_b", "c_done_after_store"), ("a_idle_after_b", "c_done_after_store")),
         why="the whole accelerator (~9.6k state bits, free memory and host): no induction "
             "converges; bounded by sby's 10-minute timeout",
         timeout=600, mutation=False))

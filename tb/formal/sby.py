@@ -428,18 +428,24 @@ def _run(
         detail += f"; under the hint to depth {deepest_step(workdir / 'job_hint_bmc')}"
     unreached: list[str] = []
     if job.harness and with_cover:
-        by_label = {c.label: c for c in checks.values() if c.kind == "cover"}
+        # the hunted covers (compiled only in their own tasks, as assertions), by label
+        declared = {c.label: c for c in contract_checks(files[0]).values() if c.kind == "cover"}
+        checks = {k: c for k, c in checks.items() if c.kind == "assert"}
+        reached_at: dict[str, int] = {}
         for task, (_, label) in hunt_tasks(job).items():
             hunt = log_lines(workdir / f"job_{task}")
             steps = [int(m.group(4)) for m in map(FAILED.search, hunt) if m and m.group(4)]
-            c = by_label.get(label) or Check(label, "cover", files[0].name, 0)
-            by_label[label] = c
+            c = declared.get(label) or Check(label, "cover", files[0].name, 0)
+            checks[(c.file, c.line)] = c
             if task_status(hunt) == "FAIL" and steps:
-                c.trigger_step = steps[0]
+                c.trigger_step = reached_at[label] = steps[0]
             else:
                 unreached.append(label)
-        covered = set(job.hunts) | set(job.hinted)
-        checks = {(c.file, c.line): c for c in checks.values() if c.kind == "assert" or c.label in covered}
+        # an assertion's trigger is reached where a cover that implies it is
+        for assertion, cover in job.witnessed:
+            for c in checks.values():
+                if c.label == assertion and cover in reached_at:
+                    c.trigger_step = reached_at[cover]
     elif "cover" in tasks:
         reached: dict[tuple[str, int], int] = {}
         misses: set[tuple[str, int]] = set()
