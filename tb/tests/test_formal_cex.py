@@ -169,6 +169,6 @@ def test_replacement_data_moves_past_an_instruction_stream_at_zero(tmp_path: Pat
     assert not t.kept and (v.insn_addr, v.insn_count) == (0, 4)
     assert set(v.bases.values()) == {0x1000}, v.bases
     spans = sorted((i.addr, i.addr + len(i.data)) for i in v.init)
-    assert all(a1 <= b0 for (_, a1), (b0, _) in zip(spans, spans[1:])), spans
+    assert all(a1 <= b0 for (_, a1), (b0, _) in zip(spans, spans[1:], strict=False)), spans
     assert t.defines == () and t.command() == f"make sim VECTOR={t.directory}"
     assert "every base 0x1000" in v.description
