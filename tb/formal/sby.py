@@ -339,29 +339,27 @@ def _run(
     sby = workdir / "job.sby"
     sby.write_text(sby_text(job, files, defines))
     check = "prove" if job.mode == "prove" else "bmc"
+    hunts = hunt_tasks(job)
     if job.harness:
         # one sby run after the other, each with its own timeout: run together, the BMC, the
         # hinted BMC and the hunts (each its own model build) share the cores and sby's one
         # timeout, and on a loaded machine no hunt got past its model build in 10 minutes
         phases = [["bmc"]] + ([["hint_bmc"]] if job.hint_depth and negative is None else []) \
-            + ([list(hunt_tasks(job))] if with_cover and hunt_tasks(job) else [])
+            + ([list(hunts)] if with_cover and hunts else [])
     else:
         phases = [[check] if negative is not None or not with_cover else [check, "cover"]]
     tasks = [t for phase in phases for t in phase]
     t0 = time.perf_counter()
-    output = []
-    for phase in phases:
-        output.append(_sby(sby, phase, env, job.timeout))
+    output = "".join(_sby(sby, phase, env, job.timeout) for phase in phases)
     seconds = time.perf_counter() - t0
-    (workdir / "sby.log").write_text("".join(output))
+    (workdir / "sby.log").write_text(output)
     lines = log_lines(workdir / f"job_{check}")
     status = task_status(lines)
     if status == "ERROR":
-        text = "".join(output)
-        errors = [ln for ln in text.splitlines() if "ERROR" in ln or "rror:" in ln]
+        errors = [ln for ln in output.splitlines() if "ERROR" in ln or "rror:" in ln]
         raise FormalError(
             f"job {job.name}: sby stopped with an error (log {workdir / 'sby.log'}):\n  "
-            + "\n  ".join(errors[-5:] or text.splitlines()[-5:])
+            + "\n  ".join(errors[-5:] or output.splitlines()[-5:])
         )
     # the top's own statements (and a wrapper's shared rules): a submodule's are proven by its
     # own job, and in this context only have to hold (their triggers need not all be reachable
@@ -432,7 +430,7 @@ def _run(
         declared = {c.label: c for c in contract_checks(files[0]).values() if c.kind == "cover"}
         checks = {k: c for k, c in checks.items() if c.kind == "assert"}
         reached_at: dict[str, int] = {}
-        for task, (_, label) in hunt_tasks(job).items():
+        for task, (_, label) in hunts.items():
             hunt = log_lines(workdir / f"job_{task}")
             steps = [int(m.group(4)) for m in map(FAILED.search, hunt) if m and m.group(4)]
             c = declared.get(label) or Check(label, "cover", files[0].name, 0)
