@@ -20,7 +20,6 @@ module vta_compute #(
 ) (
     input  wire                       clk,
     input  wire                       rst,
-    input  wire                       clr,      // launch: buffers read as zero again
     // command queue
     input  wire                       q_empty,
     output wire                       q_pop,
@@ -177,7 +176,7 @@ module vta_compute #(
 
     // micro-op buffer
     vta_ram #(.WIDTH(32), .LOG_DEPTH(LU)) u_uop (
-        .clk(clk), .rst(rst), .clr(clr),
+        .clk(clk),
         .we(e_we && ld_uop), .waddr(e_waddr[LU-1:0]), .wdata(e_wdata[31:0]),
         .re(uop_re), .raddr(uop_raddr), .rdata(uop_rdata)
     );
@@ -188,11 +187,11 @@ module vta_compute #(
     wire [ACC_BITS-1:0] acc_wdata;
 
     vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_dst (
-        .clk(clk), .rst(rst), .clr(clr), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
+        .clk(clk), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
         .re(acc_dst_re), .raddr(acc_dst_raddr), .rdata(acc_dst_q)
     );
     vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_src (
-        .clk(clk), .rst(rst), .clr(clr), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
+        .clk(clk), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
         .re(acc_src_re), .raddr(acc_src_raddr), .rdata(acc_src_q)
     );
 

@@ -219,13 +219,13 @@ module vta_top #(
     wire [OUT_BITS-1:0]      out_wdata, out_rdata;
 
     vta_ram #(.WIDTH(INP_BITS), .LOG_DEPTH(LOG_INP_DEPTH)) u_inp (
-        .clk(clk), .rst(rst), .clr(launch), .we(inp_we), .waddr(inp_waddr), .wdata(inp_wdata),
+        .clk(clk), .we(inp_we), .waddr(inp_waddr), .wdata(inp_wdata),
         .re(inp_re), .raddr(inp_raddr), .rdata(inp_rdata));
     vta_ram #(.WIDTH(WGT_BITS), .LOG_DEPTH(LOG_WGT_DEPTH)) u_wgt (
-        .clk(clk), .rst(rst), .clr(launch), .we(wgt_we), .waddr(wgt_waddr), .wdata(wgt_wdata),
+        .clk(clk), .we(wgt_we), .waddr(wgt_waddr), .wdata(wgt_wdata),
         .re(wgt_re), .raddr(wgt_raddr), .rdata(wgt_rdata));
     vta_ram #(.WIDTH(OUT_BITS), .LOG_DEPTH(LOG_ACC_DEPTH)) u_out (
-        .clk(clk), .rst(rst), .clr(launch), .we(out_we), .waddr(out_waddr), .wdata(out_wdata),
+        .clk(clk), .we(out_we), .waddr(out_waddr), .wdata(out_wdata),
         .re(out_re), .raddr(out_raddr), .rdata(out_rdata));
 
     // ---------------------------------------------------------------------
@@ -255,7 +255,7 @@ module vta_top #(
                   .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK),
                   .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)) u_compute (
-        .clk(clk), .rst(rst), .clr(launch),
+        .clk(clk), .rst(rst),
         .q_empty(cp_qempty), .q_pop(cp_qpop), .q_data(cp_qdata),
         .l2c_can_pop(l2c_can_pop), .l2c_pop(l2c_pop), .s2c_can_pop(s2c_can_pop), .s2c_pop(s2c_pop),
         .c2l_can_push(c2l_can_push), .c2l_push(c2l_push), .c2s_can_push(c2s_can_push), .c2s_push(c2s_push),

@@ -127,8 +127,7 @@ BREAKS = [
      "    assign arready = !rvalid; assign arready = !rready;\n", "multiple-drivers", "arready"),
     ("vta_ctrl.v", "    assign arready = !rvalid;\n",
      "    assign arready = !rvalid && !(arvalid && arready);\n", "comb-loop", "u_ctrl.arready"),
-    ("vta_ram.v", "    assign rdata = q_ok ? q : {WIDTH{1'b0}};\n",
-     "    assign rdata = q_ok ? mem[raddr] : {WIDTH{1'b0}};\n", "memory-not-bram", "mem"),
+    ("vta_ram.v", "    assign rdata = q;\n", "    assign rdata = mem[raddr];\n", "memory-not-bram", "mem"),
 ]
 
 

@@ -48,7 +48,6 @@ RTL_CLAIMS: dict[str, str] = {
     "start-when-quiescent": "a START while the accelerator is not quiescent is ignored",
     "start-clears": "an accepted START clears CYCLES, the counters, status words, INSN_IDX, "
                     "token counters and AXI_STATUS (the table's column 'at START')",
-    "fresh-buffers": "an accepted START makes the on-chip buffers read as zero until written",
     "insn-count-high": "INSN_COUNT bits 31:28 are ignored: a count with them set behaves "
                        "exactly as its low 28 bits",
     "insn-count-zero": "a launch of INSN_COUNT 0 never sets DONE and leaves the accelerator "

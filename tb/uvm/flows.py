@@ -29,7 +29,7 @@ from tb.uvm.dutmap import gen_limits, is_native
 from tb.uvm.env import Env
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq, WriteRegsSeq
 from tb.uvm.jobs import Job, Plan
-from tb.uvm.negative_programs import OUT_BASE, fresh_buffers_vector, tokens_left_vector
+from tb.uvm.negative_programs import tokens_left_vector
 from tb.uvm.regs import (
     AXI_STATUS,
     BY_NAME,
@@ -420,40 +420,6 @@ def last_held(program: Sequence[Insn | None]) -> dict[str, int]:
     return {module_of(insn): n for n, insn in enumerate(program) if insn is not None}
 
 
-class FreshBuffersVseq(uvm_sequence):
-    """After the launch flow's program filled every buffer, negative_programs' fresh_buffers
-    program reads entries it never writes: a GEMM accumulating INP[0] x WGT[0] into ACC[0]
-    and a STORE of OUT entries 0..15. Its launch makes the buffers read as zero until written
-    (rtl/README.md, Launch semantics), so every stored byte must be 0, not the earlier
-    program's [fresh-buffers] (UOP entry 0 of that program was (0, 0, 0) too: a stale one is
-    not seen here)."""
-
-    def __init__(self, name: str, env: Env, plan: Plan) -> None:
-        super().__init__(name)
-        self.env, self.plan = env, plan
-        self.vector = fresh_buffers_vector(load_config(plan.config))
-        self.run = RunProgramVseq("fresh-buffers", env, Job("fresh-buffers"), self.vector, plan)
-        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
-
-    async def body(self) -> None:
-        env, run = self.env, self.run
-        # every read is uninitialized on purpose: the model's complaint is the point
-        ctx, _ = JobContext.build(run.job, self.vector, self.plan.config, self.plan.timeout)
-        await run.start_job(ctx)
-        ctrl = await run.wait_done(ctx, await run.program_and_launch())
-        if ctrl is None or env.verdict.failures or env.end_checks():
-            return
-        await env.memory.read_back(ctx)
-        size = sum(len(image.data) for image in ctx.expect)
-        stored = env.memory.dram.read_bytes(OUT_BASE, size)
-        if any(stored):
-            first = next(n for n, b in enumerate(stored) if b)
-            self.report(f"a program that writes no buffer stored non-zero bytes, the first at "
-                        f"{OUT_BASE + first:#x} ({stored[first]:#04x}; {sum(map(bool, stored))} of "
-                        f"{size}): an accepted START makes every buffer read as zero until written "
-                        f"(rtl/README.md, Launch semantics)")
-
-
 class StartClearsVseq(uvm_sequence):
     """What an accepted START clears, on rtl/ (the table's column "at START").
 
@@ -715,8 +681,7 @@ def long_running(insn: Insn) -> bool:
 class RegMapVseq(uvm_sequence):
     """The register map from reset (:class:`RegMapSeq`), the launch semantics
     (:class:`LaunchVseq`), the registers once more after the program (:class:`AfterRunSeq`);
-    on rtl/ then the buffers a launch clears (:class:`FreshBuffersVseq`), the registers an
-    accepted START clears (:class:`StartClearsVseq`), a relaunch with
+    on rtl/ then the registers an accepted START clears (:class:`StartClearsVseq`), a relaunch with
     INSN_COUNT's ignored bits set, the status words while a program runs
     (:class:`StatusProbeVseq`) and ERROR's stickiness (:class:`ErrorStickyVseq`, last). On a
     foreign DUT the steps check what its profile states (tb/uvm/claims.py); the record's
@@ -745,9 +710,6 @@ class RegMapVseq(uvm_sequence):
         await ClockCycles(env.dut.ap_clk, SETTLE)
         await AfterRunSeq("after-run", self.view, report).start(env.host.seqr)
         if env.verdict.failures or not self.view.native:
-            return
-        await FreshBuffersVseq("fresh-buffers", env, self.plan).start()
-        if env.verdict.failures:
             return
         await StartClearsVseq("start-clears", env, self.plan).start()
         if env.verdict.failures:

@@ -62,27 +62,3 @@ def tokens_left_vector(cfg: VtaConfig) -> Vector:
     ]
     return Vector(cfg, INSN_ADDR, len(insns), [Image(INSN_ADDR, insns_to_bytes(cfg, insns), "insn.bin")],
                   [], description="a token left in each counter at DONE (token-imbalance on purpose)")
-
-
-#: OUT elements the fresh-buffers program stores.
-FRESH_ELEMENTS = 16
-
-
-def fresh_buffers_vector(cfg: VtaConfig) -> Vector:
-    """Reads of buffers this program never writes: a GEMM of one micro-op (UOP entry 0) that
-    accumulates INP[0] x WGT[0] into ACC[0], then a STORE of OUT entries 0..15 over DRAM
-    holding 0xFF. On fresh buffers (everything reads as zero until written) the GEMM writes
-    0 and every stored byte is 0; buffers keeping a previous program's data store its bytes.
-    The checker calls each such read uninitialized: the point of the program."""
-    n = min(FRESH_ELEMENTS, cfg.acc_depth)
-    loop = {"uop_bgn": 0, "uop_end": 1, "iter_out": 1, "iter_in": 1}
-    insns: list[dict[str, int]] = [
-        {"opcode": Opcode.GEMM, "push_next_dep": 1, **loop},
-        {"opcode": Opcode.STORE, "memory_type": MemType.OUT, "pop_prev_dep": 1, "push_prev_dep": 1,
-         "sram_base": 0, "dram_base": 0, "y_size": 1, "x_size": n, "x_stride": n},
-        {"opcode": Opcode.FINISH, "pop_next_dep": 1},
-    ]
-    init = [Image(INSN_ADDR, insns_to_bytes(cfg, insns), "insn.bin"),
-            Image(OUT_BASE, b"\xff" * n * cfg.out_bytes, "out.bin")]
-    return Vector(cfg, INSN_ADDR, len(insns), init, None, {"out": OUT_BASE},
-                  "fresh buffers: a GEMM and a STORE of entries this program never writes")

@@ -1,9 +1,8 @@
 `default_nettype none
 // Formal-only replacement of rtl/vta_ram.v (read instead of it by the whole-top BMC,
 // tb/rtl/formal/vta_formal_top.v): same module name and ports, no storage. The read data
-// is free, but it changes only where the real RAM's may: at a clock edge with a read (re)
-// or with reset/clr (the real one then reads zero). Every value the real RAM can show at
-// every cycle is one of this model's, so the port rules proven around it hold around the
+// is free, but it changes only where the real RAM's may: at a clock edge with a read (re).
+// Every value the real RAM can show at every cycle is one of this model's, so the port rules proven around it hold around the
 // real RAM; what it loses is only data. It replaces every instance (vta_top's INP, WGT and
 // OUT buffers, vta_compute's micro-op and accumulator RAMs): free micro-ops are any a program
 // could have loaded, free buffer contents any it could have computed.
@@ -12,8 +11,6 @@ module vta_ram #(
     parameter integer LOG_DEPTH = 4
 ) (
     input  wire                 clk,
-    input  wire                 rst,
-    input  wire                 clr,
     input  wire                 we,
     input  wire [LOG_DEPTH-1:0] waddr,
     input  wire [WIDTH-1:0]     wdata,
@@ -25,7 +22,7 @@ module vta_ram #(
     reg [WIDTH-1:0] q;
 
     always @(posedge clk)
-        if (re || rst || clr) q <= f_data;
+        if (re) q <= f_data;
 
     assign rdata = q;
 
