@@ -28,7 +28,8 @@ with B the bus bytes, calibrated on Verilator with the testbench memory of profi
 (:data:`MEM`; exact on single instructions, see models/tests/test_timing.py):
 
 * GEMM/ALU of n = iter_out * iter_in * (uop_end - uop_bgn) micro-ops: n + 2 (one micro-op
-  per cycle through the 3-stage pipeline of rtl/vta_gemm_alu.v), 0 when n = 0;
+  per cycle through the 3-stage pipeline of rtl/vta_gemm_alu.v), 2n + 2 for an ALU with
+  use_imm 0 (its src and dst share the ACC buffer's one read port), 0 when n = 0;
 * LOAD (rtl/vta_ld_engine.v) of a padded X x Y tile: the SRAM writer takes one element
   (data or pad) per cycle, the read data arrive one bus beat per cycle from the 5th
   cycle, through a gearbox of (largest element + B) bytes that stalls the beats while the
@@ -135,10 +136,12 @@ class Work:
 
 
 def loop_cycles(insn: Insn) -> int:
-    """GEMM/ALU: the pipeline is busy one cycle per micro-op plus two to drain; an empty
-    loop never starts it."""
+    """GEMM/ALU: the pipeline is busy one cycle per micro-op (two for an ALU reading
+    ACC[src], which shares the ACC buffer's one read port with ACC[dst]) plus two to drain;
+    an empty loop never starts it."""
     uops = insn["iter_out"] * insn["iter_in"] * max(0, insn["uop_end"] - insn["uop_bgn"])
-    return uops + 2 if uops else 0
+    per_uop = 2 if insn["opcode"] == Opcode.ALU and not insn["use_imm"] else 1
+    return uops * per_uop + 2 if uops else 0
 
 
 def row_beats(addr: int, stride: int, length: int, rows: int, bus: int) -> dict[int, int]:

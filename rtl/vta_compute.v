@@ -152,10 +152,9 @@ module vta_compute #(
     wire                uop_re;
     wire [LU-1:0]       uop_raddr;
     wire [31:0]         uop_rdata;
-    wire                acc_dst_re, acc_src_re;
-    wire [LA-1:0]       acc_dst_raddr, acc_src_raddr;
-    wire [ACC_BITS-1:0] acc_dst_q;
-    wire [ACC_BITS-1:0] acc_src_q;
+    wire                acc_re;
+    wire [LA-1:0]       acc_raddr;
+    wire [ACC_BITS-1:0] acc_q;
     wire                wb_valid;
     wire [LA-1:0]       wb_addr;
     wire [ACC_BITS-1:0] wb_data;
@@ -168,8 +167,7 @@ module vta_compute #(
         .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(uop_rdata),
         .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp_rdata),
         .wgt_re(wgt_re), .wgt_raddr(wgt_raddr), .wgt_rdata(wgt_rdata),
-        .acc_dst_re(acc_dst_re), .acc_dst_raddr(acc_dst_raddr), .acc_dst_rdata(acc_dst_q),
-        .acc_src_re(acc_src_re), .acc_src_raddr(acc_src_raddr), .acc_src_rdata(acc_src_q),
+        .acc_re(acc_re), .acc_raddr(acc_raddr), .acc_rdata(acc_q),
         .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data),
         .busy(pipe_busy), .gemm_uop(gemm_uop), .alu_uop(alu_uop)
     );
@@ -181,18 +179,15 @@ module vta_compute #(
         .re(uop_re), .raddr(uop_raddr), .rdata(uop_rdata)
     );
 
-    // accumulator buffer: two copies, written together, one per read port
+    // accumulator buffer: one copy, one read port (vta_gemm_alu reads a two-operand ALU
+    // micro-op's src and dst in two cycles)
     wire                acc_we;
     wire [LA-1:0]       acc_waddr;
     wire [ACC_BITS-1:0] acc_wdata;
 
-    vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_dst (
+    vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc (
         .clk(clk), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
-        .re(acc_dst_re), .raddr(acc_dst_raddr), .rdata(acc_dst_q)
-    );
-    vta_ram #(.WIDTH(ACC_BITS), .LOG_DEPTH(LA)) u_acc_src (
-        .clk(clk), .we(acc_we), .waddr(acc_waddr), .wdata(acc_wdata),
-        .re(acc_src_re), .raddr(acc_src_raddr), .rdata(acc_src_q)
+        .re(acc_re), .raddr(acc_raddr), .rdata(acc_q)
     );
 
     // accumulator / OUT write mux: LOAD engine or stage C (never both)

@@ -1,11 +1,16 @@
 `default_nettype none
 // GEMM / ALU micro-op pipeline of the compute module (spec section 3), one
-// micro-op per cycle:
+// micro-op per cycle (two for an ALU that reads ACC[src], use_imm 0):
 //   A: loop counters (o, i, k) -> UOP SRAM read
-//   B: index arithmetic -> INP, WGT, ACC[dst], ACC[src] SRAM reads
+//   B: index arithmetic -> INP, WGT SRAM reads; ACC SRAM read of dst (of src,
+//      then dst, in the two cycles of a two-operand ALU micro-op)
 //   C: multiply-accumulate / tensor ALU -> ACC (and OUT) write-back
-// A micro-op in C whose accumulator was written by the micro-op just ahead of
-// it (the only write its SRAM read could have missed) takes the value from a
+// The ACC buffer has one read port (one block RAM copy; rtl/README.md, "GEMM/ALU
+// pipeline"), so a two-operand ALU micro-op holds each stage for two cycles: its
+// src value is read in the first and kept, its dst value read in the second.
+// A read that could have missed a write is one in the same cycle as the write of the
+// micro-op just ahead (the RAM reads before writing): the dst read of a one-cycle
+// micro-op, the src read of a two-operand one. Such a read takes the value from a
 // forwarding register, so micro-ops behave strictly in loop order.
 // The SRAMs are the compute module's; this module drives their read ports and
 // the write-back. insn is held by the phase machine for the whole instruction;
@@ -36,13 +41,10 @@ module vta_gemm_alu #(
     output wire                       wgt_re,
     output wire [LOG_WGT_DEPTH-1:0]   wgt_raddr,
     input  wire [(1<<(2*LOG_BLOCK+LOG_WGT_WIDTH))-1:0] wgt_rdata,
-    // accumulator read ports (the dst and src copies) and write-back
-    output wire                       acc_dst_re,
-    output wire [LOG_ACC_DEPTH-1:0]   acc_dst_raddr,
-    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] acc_dst_rdata,
-    output wire                       acc_src_re,
-    output wire [LOG_ACC_DEPTH-1:0]   acc_src_raddr,
-    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] acc_src_rdata,
+    // accumulator read port and write-back
+    output wire                       acc_re,
+    output wire [LOG_ACC_DEPTH-1:0]   acc_raddr,
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] acc_rdata,
     output wire                       wb_valid,
     output wire [LOG_ACC_DEPTH-1:0]   wb_addr,
     output wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] wb_data,
@@ -95,11 +97,14 @@ module vta_gemm_alu #(
     wire [2:0]    f_aop  = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
     wire          f_uimm = insn[ISA_ALU_USE_IMM];
     wire [15:0]   f_imm  = insn[ISA_ALU_IMM +: ISA_ALU_IMM_W];
+    // a two-operand ALU: each micro-op takes two cycles per stage (src read, then dst read)
+    wire          two    = is_alu && !f_uimm;
 
     wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
     wire [LU:0] uend_m1 = f_uend - 1'b1;
 
     reg          lg_act;
+    reg          half;    // second cycle of a two-operand micro-op in stage A
     reg [LU-1:0] k;
     reg [13:0]   ii;
     reg [13:0]   oo;
@@ -113,18 +118,21 @@ module vta_gemm_alu #(
 
     always @(posedge clk) begin
         if (rst) begin
-            lg_act <= 1'b0;
+            lg_act <= 1'b0; half <= 1'b0;
             k <= {LU{1'b0}}; ii <= 14'd0; oo <= 14'd0;
             d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
             s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
             w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
         end else if (start) begin
-            lg_act <= (is_gemm || is_alu) && loop_nonempty;
+            lg_act <= (is_gemm || is_alu) && loop_nonempty; half <= 1'b0;
             k <= f_ubgn; ii <= 14'd0; oo <= 14'd0;
             d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
             s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
             w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
+        end else if (lg_act && two && !half) begin
+            half <= 1'b1;   // the same micro-op once more: its dst read follows its src read
         end else if (lg_act) begin
+            half <= 1'b0;
             if (!k_wrap) begin
                 k <= k + 1'b1;
             end else begin
@@ -152,14 +160,17 @@ module vta_gemm_alu #(
     // ---------------------------------------------------------------------
     // stage B: index arithmetic, SRAM reads
     reg          vb;
+    reg          b_first;  // first cycle of a two-operand micro-op: the src read
     reg [LA-1:0] b_d;
     reg [LS-1:0] b_s;
     reg [LW-1:0] b_w;
     always @(posedge clk) begin
         if (rst) begin
-            vb <= 1'b0; b_d <= {LA{1'b0}}; b_s <= {LS{1'b0}}; b_w <= {LW{1'b0}};
+            vb <= 1'b0; b_first <= 1'b0;
+            b_d <= {LA{1'b0}}; b_s <= {LS{1'b0}}; b_w <= {LW{1'b0}};
         end else begin
             vb  <= lg_act;
+            b_first <= lg_act && two && !half;
             b_d <= d_c;
             b_s <= s_c;
             b_w <= w_c;
@@ -175,19 +186,19 @@ module vta_gemm_alu #(
     assign inp_raddr     = a_src[LI-1:0];
     assign wgt_re        = vb && is_gemm;
     assign wgt_raddr     = a_wgt;
-    assign acc_dst_re    = vb;
-    assign acc_dst_raddr = a_dst;
-    assign acc_src_re    = vb && is_alu;
-    assign acc_src_raddr = a_src[LA-1:0];
+    assign acc_re        = vb;
+    assign acc_raddr     = b_first ? a_src[LA-1:0] : a_dst;
 
     reg          vc;
+    reg          c_first;  // stage C holds a two-operand micro-op's src value: no write yet
     reg [LA-1:0] c_d;
     reg [LA-1:0] c_s;
     always @(posedge clk) begin
         if (rst) begin
-            vc <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
+            vc <= 1'b0; c_first <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
         end else begin
             vc  <= vb;
+            c_first <= b_first;
             c_d <= a_dst;
             c_s <= a_src[LA-1:0];
         end
@@ -195,11 +206,16 @@ module vta_gemm_alu #(
 
     // ---------------------------------------------------------------------
     // stage C: forwarding, MAC / ALU, write-back
+    // fw_*: the write-back of the cycle before. A src value is forwarded in the first
+    // cycle of a two-operand micro-op and kept in src_q for its second (the dst read then
+    // follows a cycle without a write, so it misses nothing and fw_v is low).
     reg                 fw_v;
     reg [LA-1:0]        fw_a;
     reg [ACC_BITS-1:0]  fw_d;
-    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_dst_rdata;
-    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_src_rdata;
+    reg [ACC_BITS-1:0]  src_q;
+    wire wb = vc && !c_first;
+    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_rdata;
 
     function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
         sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
@@ -259,7 +275,7 @@ module vta_gemm_alu #(
     always @* begin
         for (al = 0; al < LANES; al = al + 1)
             alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
-                                                  f_uimm ? imm_ext : src_v[al*ACC_W +: ACC_W]);
+                                                  f_uimm ? imm_ext : src_q[al*ACC_W +: ACC_W]);
     end
 
     wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
@@ -268,19 +284,22 @@ module vta_gemm_alu #(
         if (rst) begin
             fw_v <= 1'b0; fw_a <= {LA{1'b0}}; fw_d <= {ACC_BITS{1'b0}};
         end else begin
-            fw_v <= vc;
+            fw_v <= wb;
             fw_a <= c_d;
             fw_d <= c_res;
         end
     end
 
-    assign wb_valid = vc;
+    always @(posedge clk)
+        if (vc && c_first) src_q <= src_v;
+
+    assign wb_valid = wb;
     assign wb_addr  = c_d;
     assign wb_data  = c_res;
 
     assign busy     = lg_act || vb || vc;
-    assign gemm_uop = vc && is_gemm;
-    assign alu_uop  = vc && is_alu;
+    assign gemm_uop = wb && is_gemm;
+    assign alu_uop  = wb && is_alu;
 
     wire unused_gemm_alu = &{1'b0, insn, a_src, u_src, uop_rdata};
 endmodule

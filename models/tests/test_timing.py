@@ -215,8 +215,9 @@ def test_module_slower_than_fetch_fills_its_queue() -> None:
 
 # --- one instruction's engine cycles ---------------------------------------------------------
 
-def loop(op: Opcode, bgn: int, end: int, iter_out: int, iter_in: int) -> dict[str, int]:
-    return {"opcode": op, "uop_bgn": bgn, "uop_end": end, "iter_out": iter_out, "iter_in": iter_in}
+def loop(op: Opcode, bgn: int, end: int, iter_out: int, iter_in: int, use_imm: int = 1) -> dict[str, int]:
+    return {"opcode": op, "uop_bgn": bgn, "uop_end": end, "iter_out": iter_out, "iter_in": iter_in,
+            **({"use_imm": use_imm} if op == Opcode.ALU else {})}
 
 
 def mem(op: Opcode, mt: MemType, y: int, x: int, pads: tuple[int, int, int, int] = (0, 0, 0, 0),
@@ -230,6 +231,8 @@ def mem(op: Opcode, mt: MemType, y: int, x: int, pads: tuple[int, int, int, int]
     # 3 x 4 x 5 = 60 micro-ops + 2 to drain; an empty loop never starts the pipeline
     (DEFAULT, loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 62),
     (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1), "compute", 11),
+    # an ALU reading ACC[src] reads the ACC buffer's one port twice per micro-op: 2 x 9 + 2
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0), "compute", 20),
     (DEFAULT, loop(Opcode.GEMM, 5, 5, 8, 8), "compute", 0),
     # x_size 0, and a LOAD of OUT: no-ops
     (DEFAULT, mem(Opcode.LOAD, MemType.INP, 3, 0, (1, 1, 1, 1)), "load", 0),

@@ -7,7 +7,8 @@ right. These relations follow from how rtl/README.md ("Counter relations") defin
 counters, not from their values on any run, so they hold under every memory profile:
 
 * GEMM_EXEC and ALU_EXEC: an instruction of n > 0 micro-ops keeps the pipeline busy for
-  n + 2 cycles (one micro-op per cycle, two to drain), one of none for 0;
+  n + 2 cycles (one micro-op per cycle, two to drain), 2n + 2 for an ALU with use_imm 0
+  (two reads of the ACC buffer's one port per micro-op), one of none for 0;
 * per module (load, compute, store): BUSY = STALL + EXEC + 3 * INSNS, because every
   instruction spends exactly one non-waiting cycle in POP, one in EXEC after its engine is
   idle and one in PUSH (compute's EXEC is GEMM_EXEC + ALU_EXEC + CLOAD_EXEC);
@@ -31,9 +32,10 @@ MODULE_EXEC = {"LOAD": ("LOAD_EXEC",), "COMPUTE": ("GEMM_EXEC", "ALU_EXEC", "CLO
 
 
 def pipeline_cycles(prediction: Prediction, opcode: Opcode) -> int:
-    """Expected GEMM_EXEC or ALU_EXEC: n + 2 for each instruction of n > 0 micro-ops."""
-    return sum(c.uops + PIPELINE_DRAIN for i, c in zip(prediction.program.insns, prediction.costs,
-                                                       strict=True)
+    """Expected GEMM_EXEC or ALU_EXEC: n + 2 for each instruction of n > 0 micro-ops,
+    2n + 2 for a two-operand ALU."""
+    return sum(c.uops * (2 if opcode == Opcode.ALU and not i["use_imm"] else 1) + PIPELINE_DRAIN
+               for i, c in zip(prediction.program.insns, prediction.costs, strict=True)
                if i is not None and i["opcode"] == opcode and c.uops)
 
 
@@ -42,7 +44,8 @@ def violations(prediction: Prediction, counters: dict[str, int], cycles: int,
     """Every relation the counters break, one sentence each (empty: all hold)."""
     c = counters
     out = [f"{name} reads {c[name]}, but the program's {opcode.name}s of n > 0 micro-ops "
-           f"take n + {PIPELINE_DRAIN} cycles each: {want}"
+           f"take n + {PIPELINE_DRAIN} cycles each"
+           f"{f' (2n + {PIPELINE_DRAIN} with use_imm 0)' if opcode == Opcode.ALU else ''}: {want}"
            for name, opcode in (("GEMM_EXEC", Opcode.GEMM), ("ALU_EXEC", Opcode.ALU))
            if c[name] != (want := pipeline_cycles(prediction, opcode))]
     for module, execs in MODULE_EXEC.items():
