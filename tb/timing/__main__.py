@@ -108,7 +108,7 @@ def timing(config: str, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
         return hit
     p.run_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    say(f"{p.label}: synthesis (synth_ecp5, flat) in {shown(p.run_dir)} (log: yosys.log)")
+    say(f"{p.label}: synthesis (synth_ecp5 -noflatten) in {shown(p.run_dir)} (log: yosys.log)")
     synth_seconds, reused = make_netlist(p.run_dir, p.netlist_key, p.script, p.wrapper, p.files, say)
     if reused:
         say(f"{p.label}: netlist reused (made in {synth_seconds:.0f} s under the same key)")

@@ -1,15 +1,19 @@
 """nextpnr's cell and net names, read back as rtl/'s instances and signals.
 
-After a flat synthesis a name is the instance path, then the signal, then whatever Yosys's
-`autoname` and nextpnr's packer appended to name a cell or net that had no name of its own:
+nextpnr flattens the hierarchical netlist (tb/timing/netlist.py) on import and names each
+cell and net by its instance path, then its name inside its module; a cell or net Yosys made
+(a LUT, a carry cell, the net between them) is named by `autoname` after the public signal
+its chain of cells leads to or from, with the primitives and ports on the way appended, and
+nextpnr's packer appends its own `$...` suffix to a cell it splits:
 
-    u_vta.u_compute.u_gemm_alu.acc_q[3]                        a net of the source
-    u_vta.u_compute.u_gemm_alu.acc_q_TRELLIS_FF_Q_12           the flip-flop driving acc_q
-    u_vta.u_load.row_LUT4_Z_1_C                                a net named after a cell
-    u_vta.u_fetch.cnt_CCU2C_A0$CCU2_COMB1                      half of a packed carry cell
+    u_vta.u_compute.wb_data[122]                           a net of the source
+    u_vta.u_compute.u_pipe.fw_a_TRELLIS_FF_Q_3             the flip-flop driving fw_a
+    u_vta.u_compute.u_pipe.wb_data_PFUMX_Z_32_C0_..._S0    a net in wb_data's logic
+    u_vta.u_compute.u_pipe.wb_data_..._CCU2C_S0$CCU2_COMB0 half of a packed carry cell
+    u_vta.u_inp.mem.0.0_DOB1[3]                            an output of memory mem's block RAM 0.0
 
-The instance is the longest known instance path the name starts with (known: the netlist's
-`$scopeinfo` cells, tb/timing/netlist.py), the signal is the rest up to the first primitive
+The instance is the longest instance path of the netlist the name starts with (exact: a cell
+belongs to the module it is named in), the signal is the rest up to the first primitive
 suffix. A name with no source signal in it (`$abc$...`, `$auto$...`) keeps its whole rest
 and is marked as not public.
 """
@@ -24,6 +28,9 @@ from tb.timing.wrapper import DUT_INSTANCE, WRAPPER_TOP
 PRIMITIVES = ("TRELLIS_FF", "TRELLIS_COMB", "TRELLIS_DPR16X4", "TRELLIS_RAMW", "TRELLIS_IO",
               "LUT4", "CCU2C", "PFUMX", "L6MUX21", "DP16KD", "MULT18X18D", "ALU54B", "DCCA")
 SUFFIX = re.compile(r"_(?:" + "|".join(PRIMITIVES) + r")(?:_|$)|\$")
+#: a block RAM Yosys cut out of memory `mem` is named `mem.<i>.<j>` (and its ports' nets
+#: `mem.0.3_DOB1`): the signal is the memory
+BRAM_PART = re.compile(r"\.\d+\.\d+(?:_|$)")
 #: nextpnr's global-clock net prefix and the I/O buffer suffix of a clock from a pin
 GLOBAL_PREFIX = "$glbnet$"
 IO_SUFFIX = "$TRELLIS_IO_IN"
@@ -60,6 +67,8 @@ def signal_of(rest: str) -> tuple[str, bool]:
         return rest, False
     match = SUFFIX.search(rest)
     base = rest[:match.start()] if match else rest
+    bram = BRAM_PART.search(base)
+    base = base[:bram.start()] if bram else base
     return (base, True) if base else (rest, False)
 
 

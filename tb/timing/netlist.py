@@ -1,11 +1,13 @@
 """The netlist nextpnr places: rtl/ and the wrapper through synth_ecp5, reused while unchanged.
 
-Unlike `make synth TARGET=ecp5`, which keeps the hierarchy so that it can count resources
-per module, this synthesis flattens (synth_ecp5's default), as a real ECP5 build does: logic
-is optimised across module boundaries and fmax is the design's, not that of a netlist cut at
-every port. The hierarchy is not lost: flattening names every cell and net by its instance
-path (`u_vta.u_compute.u_gemm_alu.acc_q`), and leaves a `$scopeinfo` cell per flattened
-instance that names its module, which `instances` reads to map nextpnr's names back to rtl/.
+The hierarchy is kept (-noflatten, as `make synth TARGET=ecp5` does): nextpnr flattens it
+itself on import and names every cell and net by its instance path, so that each cell of
+the critical path is named by the instance it really belongs to (`u_vta.u_compute.u_pipe.
+wb_data_...`). A flat synthesis (synth_ecp5's default) optimises across module boundaries,
+but names the nets it creates after a neighbouring cell, often one of another module (a
+LUT of the GEMM pipeline named after the weight buffer's output it reads), so its path
+cannot be read back by instance; on `small` it reached 60.6 MHz against 57.7 MHz for the
+same seed (README, "Timing").
 
 The netlist depends on the configuration, the design files, the wrapper and Yosys, not on the
 part, seed or constraint, so a run with another SEED, PART or FREQ reuses it (netlist.key
@@ -31,9 +33,10 @@ FLOW = "timing-ecp5"
 
 
 def synth_script(files: list[str], wrapper: Wrapper) -> str:
-    """Read the staged design and the wrapper, synthesize flat for ECP5, write the JSON."""
+    """Read the staged design and the wrapper, synthesize for ECP5 with the hierarchy kept,
+    write the JSON netlist nextpnr reads."""
     lines = elaborate([*files, wrapper.file_name], WRAPPER_TOP, {}) + [
-        f"synth_ecp5 -top {WRAPPER_TOP} -json {NETLIST}"]
+        f"synth_ecp5 -top {WRAPPER_TOP} -noflatten -json {NETLIST}"]
     return "\n".join(lines) + "\n"
 
 
@@ -63,19 +66,29 @@ def make_netlist(run_dir: Path, key: str, script: str, wrapper: Wrapper, files: 
 
 
 def instances(netlist: dict[str, Any]) -> dict[str, str]:
-    """Instance path under vta_top -> Verilog module, from the flattened netlist's
-    `$scopeinfo` cells ("" is vta_top itself; paths drop the wrapper's DUT_INSTANCE)."""
-    top = netlist.get("modules", {}).get(WRAPPER_TOP)
+    """Instance path under vta_top -> Verilog module ("" is vta_top itself), from the
+    hierarchical netlist: every cell whose type is a module of the design (not a blackbox
+    primitive of the cell library), followed down from the wrapper's DUT_INSTANCE."""
+    modules: dict[str, Any] = netlist.get("modules", {})
+    top = modules.get(WRAPPER_TOP)
     if top is None:
         raise ValueError(f"the netlist has no module {WRAPPER_TOP}")
+
+    def design(cell_type: str) -> bool:
+        attrs = modules.get(cell_type, {}).get("attributes", {})
+        flags = (int(str(attrs.get(k, "0")), 2) for k in ("blackbox", "whitebox"))
+        return cell_type in modules and not any(flags)
+
+    dut = top.get("cells", {}).get(DUT_INSTANCE)
+    if dut is None or not design(dut["type"]):
+        raise ValueError(f"the netlist's {WRAPPER_TOP} has no design instance {DUT_INSTANCE}")
     out: dict[str, str] = {}
-    for name, cell in top.get("cells", {}).items():
-        if cell.get("type") != "$scopeinfo":
-            continue
-        attrs = cell.get("attributes", {})
-        module = attrs.get("module_hdlname") or module_name(str(attrs.get("module", "?")))
-        if name == DUT_INSTANCE:
-            out[""] = module
-        elif name.startswith(DUT_INSTANCE + "."):
-            out[name[len(DUT_INSTANCE) + 1:]] = module
+
+    def visit(path: str, cell_type: str) -> None:
+        out[path] = module_name(cell_type)
+        for name, cell in modules[cell_type].get("cells", {}).items():
+            if design(cell["type"]):
+                visit(f"{path}.{name}" if path else name, cell["type"])
+
+    visit("", dut["type"])
     return dict(sorted(out.items()))

@@ -49,6 +49,9 @@ PHASE_LINES: tuple[tuple[re.Pattern[str], str], ...] = (
 FIRST_PHASE = "read netlist and chip database"
 #: iteration lines of the placers ("at iteration #5: ...") and of the router's table
 STATUS_WIDTH = 80
+#: router1's table row: "8000 | 1600 6399 | 190 810 | 85940| 1.13 9.49|" (iterations, arcs
+#: routed with and without rip-up, their change, arcs left in the queue, seconds)
+ROUTER_ROW = re.compile(r"^(\d+) \|[^|]*\|[^|]*\| ?(\d+) ?\|")
 STATUS_LINE = re.compile(r"^Info:\s+(at (?:initial placer )?iter.*|\d+ \|.*)$")
 
 
@@ -66,6 +69,9 @@ def _status(line: str) -> str | None:
     if match is None:
         return None
     text = " ".join(match.group(1).split())
+    row = ROUTER_ROW.match(text)
+    if row:
+        return f"{row.group(1)} iterations, {row.group(2)} arcs left"
     text = re.sub(r"(type ALL: |; time = [\d.]+s)", "", text)
     return text if len(text) <= STATUS_WIDTH else text[:STATUS_WIDTH - 3] + "..."
 

@@ -2,7 +2,8 @@
 
 The table is printed from the document, so a cached result prints exactly as a fresh one.
 The critical path is listed net by net; consecutive nets of one signal (a carry chain's
-steps, a LUT cascade inside one expression) are one row with their count.
+steps, a LUT cascade inside one expression) are one row with their count, the sum of their
+delays and the rtl/ lines nextpnr gives for them.
 """
 from __future__ import annotations
 
@@ -20,15 +21,17 @@ def document(key: str, config: str, values: dict[str, int], part: dict[str, str]
             "seconds": {k: round(v, 1) for k, v in seconds.items()}, "netlist_reused": netlist_reused}
 
 
-def _rows(nets: list[dict[str, Any]]) -> list[tuple[float, float, int, dict[str, Any]]]:
-    """(arrival ns, summed delay ns, count, first net) per run of nets of one signal."""
-    rows: list[tuple[float, float, int, dict[str, Any]]] = []
+def _rows(nets: list[dict[str, Any]]) -> list[tuple[float, float, int, dict[str, Any], list[str]]]:
+    """(arrival ns, summed delay ns, count, first net, rtl/ sources) per run of nets of one
+    signal; the sources are those of all the run's nets, in order, each once."""
+    rows: list[tuple[float, float, int, dict[str, Any], list[str]]] = []
     for net in nets:
         if rows and rows[-1][3]["path"] == net["path"]:
-            _, delay, count, first = rows[-1]
-            rows[-1] = (net["at_ns"], delay + net["delay_ns"], count + 1, first)
+            _, delay, count, first, sources = rows[-1]
+            more = [s for s in net["sources"] if s not in sources]
+            rows[-1] = (net["at_ns"], delay + net["delay_ns"], count + 1, first, sources + more)
         else:
-            rows.append((net["at_ns"], net["delay_ns"], 1, net))
+            rows.append((net["at_ns"], net["delay_ns"], 1, net, list(net["sources"])))
     return rows
 
 
@@ -50,12 +53,13 @@ def table(doc: dict[str, Any]) -> str:
            f"  fmax          {doc['fmax_mhz']:.2f} MHz on clock {doc['clock']} "
            f"(constraint --freq {doc['constraint_mhz']:g} MHz: {met})",
            f"  critical path {path['delay_ns']:.2f} ns, {path['edges']}: {path['logic_ns']:.2f} ns logic "
-           f"in {path['logic_levels']} cells, {path['routing_ns']:.2f} ns routing",
+           f"in {path['logic_levels']} cells, {path['routing_ns']:.2f} ns routing, "
+           f"{path['delay_ns'] - path['logic_ns'] - path['routing_ns']:.2f} ns clock-to-out and setup",
            f"    from {_end(path['from'])}"]
     body = []
-    for at, delay, count, net in _rows(path["nets"]):
+    for at, delay, count, net, sources in _rows(path["nets"]):
         name = net["path"] + (f" (x{count})" if count > 1 else "")
-        body.append([f"{at:.2f}", f"{delay:.2f}", name, net["module"], ", ".join(net["sources"][:1])])
+        body.append([f"{at:.2f}", f"{delay:.2f}", name, net["module"], ", ".join(sources[:2])])
     out += _table(["at ns", "net ns", "net (instance.signal under vta_top)", "module", "source"],
                   body, {0, 1}, "      ")
     out.append(f"    to   {_end(path['to'])}")
