@@ -2,7 +2,7 @@
 
 Packing, placement and routing run in one nextpnr process: this nextpnr cannot route a
 placement it reloads from JSON, so there is no stopping between phases. A run of `small` on
-the LFE5UM5G-85F takes about five minutes; the log is kept whole (nextpnr.log) while each
+the LFE5UM5G-85F takes about seven minutes here (README); the log is kept whole (nextpnr.log) while each
 phase it enters is echoed with the elapsed seconds, and a heartbeat every ~10 s repeats the
 phase with nextpnr's latest iteration line (placer wirelength, router arcs left).
 

@@ -2,7 +2,7 @@
 
 vta_top has 386 I/O bits on `small` (the AXI4 master's data buses alone are 128), an
 LFE5UM5G-85F in caBGA381 has 365 user pins, and an accelerator core is never wired to pins
-anyway. The wrapper gives place and route a design with four or five pins that still holds
+anyway. The wrapper gives place and route a design of six pins (clock, data in, four out) that still holds
 every gate of vta_top:
 
 - every input bit (reset included; only the clock is a pin) comes from a shift register fed
