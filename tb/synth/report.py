@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tb.synth.parts import fit_lines
 from tb.synth.stat import Usage
 from tb.synth.targets import RESOURCES, TARGETS, Target
 
@@ -33,8 +34,9 @@ def document(key: str, config: str, values: dict[str, int], target: Target, seco
 
 
 def table(doc: dict[str, Any]) -> str:
-    """The per-module table with the total row, and the block-RAM and DSP primitives behind
-    the total (a RAMB36E1 and a RAMB18E1 both count as one block RAM above)."""
+    """The per-module table with the total row, the block-RAM and DSP primitives behind
+    the total (a RAMB36E1 and a RAMB18E1 both count as one block RAM above), and whether the
+    total fits each part of the target (tb/synth/parts.py)."""
     columns = list(doc["total"]["resources"])
     header = ["module", "inst"] + [RESOURCES[c] for c in columns]
 
@@ -52,7 +54,7 @@ def table(doc: dict[str, Any]) -> str:
     rule = "-" * len(line(header))
     out = [f"{doc['config']} on {doc['target']}: {doc['description']}", line(header), rule]
     out += [line(r) for r in body[:-1]] + [rule, line(body[-1])]
-    return "\n".join(out + _primitives(doc))
+    return "\n".join(out + _primitives(doc) + fit_lines(doc))
 
 
 def _primitives(doc: dict[str, Any]) -> list[str]:

@@ -16,6 +16,7 @@ import pytest
 import tb.synth.__main__ as synth_cli
 from tb.runner import ROOT
 from tb.synth.lint import BRAM_MIN_BITS, Locator, lint, memories
+from tb.synth.parts import PARTS, fit_lines, parts_of
 from tb.synth.report import document, table
 from tb.synth.stat import module_name, parse_stat
 from tb.synth.targets import TARGETS
@@ -57,7 +58,8 @@ def test_table_and_document() -> None:
     doc = document("k", "small", {}, TARGETS["xilinx"], 1.0, rows, total)
     assert doc["total"]["resources"] == {"lut": 19, "ff": 15, "carry": 1, "bram": 4, "dsp": 2, "lutram": 4}
     text = table(doc)
-    assert text.splitlines()[-4].split() == ["total", "19", "15", "1", "4", "2", "4"]
+    assert text.splitlines()[-5].split() == ["total", "19", "15", "1", "4", "2", "4"]
+    assert text.splitlines()[-1].startswith("fits xc7z020 (Zynq-7020): yes (LUT ")
     assert "BRAM: 2 RAMB18E1, 2 RAMB36E1" in text and "DSP: 2 DSP48E1" in text
     # the generic netlist has no carry, block RAM or DSP primitives: "-", not 0
     generic = {"modules": {"\\vta_top": {"num_cells_by_type": {"$lut": 4, "$_DFF_P_": 2, "$mem_v2": 1}}}}
@@ -161,3 +163,34 @@ def test_make_synth_as_documented() -> None:
                            cwd=ROOT, capture_output=True, text=True)
     assert time.monotonic() - start < 1.0 and again.returncode == 0
     assert "cached" in again.stdout and again.stdout.count("total") == 1
+
+
+def _doc(target: str, resources: dict[str, int], cells: dict[str, int]) -> dict[str, Any]:
+    """A resources.json document with only what a fit verdict reads."""
+    return {"target": target, "total": {"resources": resources, "cells": cells}}
+
+
+def test_zynq_budget_counts_ramb18_as_half_and_lutram_as_luts() -> None:
+    """Hand-computed: 65 RAMB36 + 87 RAMB18 = 108.5 of 140 (77.5 %, budget 90 %); LUTs
+    42,520 + 10 RAM32M x 4 = 42,560, exactly 80 % of 53,200; 220 DSPs, exactly 100 %."""
+    part = PARTS["xc7z020"]
+    doc = _doc("xilinx", {"lut": 42_520, "ff": 9_000, "bram": 152, "dsp": 220},
+               {"RAMB36E1": 65, "RAMB18E1": 87, "RAM32M": 10, "DSP48E1": 220, "LUT6": 42_520})
+    v = part.verdict(doc)
+    assert v["rows"]["bram"]["used"] == 108.5 and v["rows"]["lut"]["used"] == 42_560
+    assert v["fits"]
+    over = _doc("xilinx", {"lut": 42_521, "ff": 9_000, "bram": 152, "dsp": 220},
+                {"RAMB36E1": 65, "RAMB18E1": 87, "RAM32M": 10, "DSP48E1": 220})
+    assert not part.verdict(over)["fits"]   # one LUT past 80 %
+    line = fit_lines(over)[0]
+    assert line.startswith("fits xc7z020 (Zynq-7020): NO") and "RAMB36 108.5/140 (77.5 % of 90 %)" in line
+
+
+def test_each_target_is_judged_on_its_own_parts() -> None:
+    assert [p.name for p in parts_of("xilinx")] == ["xc7z020 (Zynq-7020)"]
+    assert [p.name for p in parts_of("ecp5")] == ["LFE5UM5G-85F (ECP5-85)"]
+    assert parts_of("generic") == [] and fit_lines(_doc("generic", {}, {})) == []
+    # 157 MULT18X18D: one more than the ECP5-85 has
+    doc = _doc("ecp5", {"lut": 1, "ff": 1, "bram": 208, "dsp": 157}, {"DP16KD": 208, "MULT18X18D": 157})
+    v = PARTS["LFE5UM5G-85F"].verdict(doc)
+    assert v["rows"]["bram"]["share"] == 1.0 and not v["fits"]
