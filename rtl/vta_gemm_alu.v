@@ -215,8 +215,8 @@ module vta_gemm_alu #(
     // weights wl = WGT[2m][k], wh = WGT[2m+1][k] packed as pk = wh * 2^S + wl, one signed
     // multiplication gives pp = x * pk = (x*wh) * 2^S + x*wl (exact integers). Derivation,
     // S = INP_W + WGT_W (16 at 8x8):
-    //   x*wl lies in [-2^(S-2) + 2^(INP_W-1), 2^(S-2)] (2^(S-2) only for -128 * -128 at 8x8),
-    //   so inside [-2^(S-1), 2^(S-1)): x*wl is pp's low S bits sign-extended, pp[S-1] its sign;
+    //   x*wl lies in (-2^(S-2), 2^(S-2)] (2^(S-2) only for -128 * -128 at 8x8), so inside
+    //   [-2^(S-1), 2^(S-1)): x*wl is pp's low S bits sign-extended, pp[S-1] its sign;
     //   pp >>> S = floor(pp / 2^S) = x*wh + floor(x*wl / 2^S) = x*wh - pp[S-1], so
     //   x*wh = (pp >>> S) + pp[S-1] = (pp + 2^(S-1)) >>> S,
     //   and the low S bits of pp + 2^(S-1) are x*wl + 2^(S-1), in [0, 2^S): x*wl with its
