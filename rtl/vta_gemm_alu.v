@@ -225,18 +225,86 @@ module vta_gemm_alu #(
     endfunction
 
     // GEMM: ACC[b][j] += sum_k INP[b][k] * WGT[j][k]
-    reg [ACC_BITS-1:0] gemm_res;
-    reg [ACC_W-1:0]    dot;
-    integer gl, gk;
-    always @* begin
-        for (gl = 0; gl < LANES; gl = gl + 1) begin
-            dot = {ACC_W{1'b0}};
-            for (gk = 0; gk < BLOCK; gk = gk + 1)
-                dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
-                          * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
-            gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
+    //
+    // Two products per multiplier (rtl/README.md, "Two GEMM products per DSP"). Output lanes
+    // lo = 2m and hi = 2m+1 of a batch row share the input element x = INP[b][k]; with their
+    // weights wl = WGT[2m][k], wh = WGT[2m+1][k] packed as pk = wh * 2^S + wl, one signed
+    // multiplication gives pp = x * pk = (x*wh) * 2^S + x*wl (exact integers). Derivation,
+    // S = INP_W + WGT_W (16 at 8x8):
+    //   x*wl lies in (-2^(S-2), 2^(S-2)] (2^(S-2) only for -128 * -128 at 8x8), so inside
+    //   [-2^(S-1), 2^(S-1)): x*wl is pp's low S bits sign-extended, pp[S-1] its sign;
+    //   pp >>> S = floor(pp / 2^S) = x*wh + floor(x*wl / 2^S) = x*wh - pp[S-1], so
+    //   x*wh = (pp >>> S) + pp[S-1] = (pp + 2^(S-1)) >>> S,
+    //   and the low S bits of pp + 2^(S-1) are x*wl + 2^(S-1), in [0, 2^S): x*wl with its
+    //   top bit inverted.
+    // The correction is the added 2^(S-1) (a DSP post-adder takes it on its C port). The hi
+    // lane's accumulator rides above it, acc * 2^S + 2^(S-1), so the hi field of
+    //   r = x*pk + acc * 2^S + 2^(S-1)          (bits S .. S+ACC_W-1, modulo 2^ACC_W)
+    // is acc + x*wh: the hi lane accumulates along k in the multipliers' post-adders as the
+    // plain products did, and only the lo lane's products are summed in logic.
+    // pk spans [-2^(S+WGT_W-1) - 2^(WGT_W-1), 2^(S+WGT_W-1)): S + WGT_W + 1 bits, 25 at 8x8,
+    // the DSP48E1's A port (S = 17 would need 26), x the 18-bit B port. PACK is set when both
+    // fit and the lanes pair up (BLOCK even); otherwise every product has its own multiplier.
+    // Both forms are combinational in stage C: the pipeline and its cycle counts are the same.
+    localparam integer PROD_W  = INP_W + WGT_W;          // one product, signed, exact
+    localparam integer PK_S    = PROD_W;                 // shift of the hi weight
+    localparam integer PK_W    = PK_S + WGT_W + 1;       // packed weights
+    localparam integer R_W     = PK_S + ACC_W;           // packed product + hi accumulator
+    localparam integer DSP_A_W = 25, DSP_B_W = 18;       // DSP48E1 multiplier ports (signed)
+    localparam integer PACK    = (BLOCK % 2 == 0 && PK_W <= DSP_A_W && INP_W <= DSP_B_W) ? 1 : 0;
+
+    // r = x * (wh * 2^S + wl) + acc * 2^S + 2^(S-1): r[S +: ACC_W] = acc + x*wh,
+    // {~r[S-1], r[S-2:0]} = x*wl (derivation above)
+    function [R_W-1:0] mul_pair(input [INP_W-1:0] x, input [WGT_W-1:0] wh,
+                                input [WGT_W-1:0] wl, input [ACC_W-1:0] acc);
+        reg [PK_W-1:0] pk;
+        begin
+            pk = {wh[WGT_W-1], wh, {PK_S{1'b0}}} + {{(PK_S+1){wl[WGT_W-1]}}, wl};
+            mul_pair = $signed({{(R_W-PK_W){pk[PK_W-1]}}, pk}) * $signed({{(R_W-INP_W){x[INP_W-1]}}, x})
+                     + {acc, 1'b1, {(PK_S-1){1'b0}}};
         end
-    end
+    endfunction
+    function [ACC_W-1:0] sx_prod(input [PROD_W-1:0] v);
+        sx_prod = {{(ACC_W-PROD_W){v[PROD_W-1]}}, v};
+    endfunction
+
+    reg [ACC_BITS-1:0] gemm_res;
+    generate
+        if (PACK != 0) begin : g_pack
+            reg [ACC_W-1:0] acc_hi, dot_lo;
+            reg [R_W-1:0]   r;
+            integer gb, gm, gk;
+            always @* begin
+                for (gb = 0; gb < BATCH; gb = gb + 1)
+                    for (gm = 0; gm < BLOCK / 2; gm = gm + 1) begin
+                        acc_hi = dst_v[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W];
+                        dot_lo = {ACC_W{1'b0}};
+                        for (gk = 0; gk < BLOCK; gk = gk + 1) begin
+                            r = mul_pair(inp_rdata[(gb * BLOCK + gk) * INP_W +: INP_W],
+                                         wgt_rdata[((2 * gm + 1) * BLOCK + gk) * WGT_W +: WGT_W],
+                                         wgt_rdata[((2 * gm) * BLOCK + gk) * WGT_W +: WGT_W], acc_hi);
+                            acc_hi = r[PK_S +: ACC_W];
+                            dot_lo = dot_lo + sx_prod({~r[PK_S-1], r[PK_S-2:0]});
+                        end
+                        gemm_res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
+                            dst_v[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] + dot_lo;
+                        gemm_res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
+                    end
+            end
+        end else begin : g_plain
+            reg [ACC_W-1:0] dot;
+            integer gl, gk;
+            always @* begin
+                for (gl = 0; gl < LANES; gl = gl + 1) begin
+                    dot = {ACC_W{1'b0}};
+                    for (gk = 0; gk < BLOCK; gk = gk + 1)
+                        dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
+                                  * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
+                    gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
+                end
+            end
+        end
+    endgenerate
 
     // ALU, per lane
     localparam [ACC_W-1:0] ACC_W_C = ACC_W;
