@@ -38,11 +38,11 @@ module vta_tb_gemm_pack_tb;
     wire                        wb_valid;
     wire [LOG_ACC_DEPTH-1:0]    wb_addr;
     wire [BLOCK*32-1:0]         wb_data;
-    wire                        uop_re, inp_re, wgt_re, acc_dst_re, acc_src_re, busy, gemm_uop, alu_uop;
+    wire                        uop_re, inp_re, wgt_re, acc_re, busy, gemm_uop, alu_uop;
     wire [LOG_UOP_DEPTH-1:0]    uop_raddr;
     wire [LOG_INP_DEPTH-1:0]    inp_raddr;
     wire [LOG_WGT_DEPTH-1:0]    wgt_raddr;
-    wire [LOG_ACC_DEPTH-1:0]    acc_dst_raddr, acc_src_raddr;
+    wire [LOG_ACC_DEPTH-1:0]    acc_raddr;
 
     vta_gemm_alu #(
         .LOG_INP_WIDTH(3), .LOG_WGT_WIDTH(3), .LOG_ACC_WIDTH(5), .LOG_BATCH(0),
@@ -53,8 +53,7 @@ module vta_tb_gemm_pack_tb;
         .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(32'd0),
         .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp),
         .wgt_re(wgt_re), .wgt_raddr(wgt_raddr), .wgt_rdata(wgt),
-        .acc_dst_re(acc_dst_re), .acc_dst_raddr(acc_dst_raddr), .acc_dst_rdata(acc),
-        .acc_src_re(acc_src_re), .acc_src_raddr(acc_src_raddr), .acc_src_rdata(acc),
+        .acc_re(acc_re), .acc_raddr(acc_raddr), .acc_rdata(acc),
         .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data),
         .busy(busy), .gemm_uop(gemm_uop), .alu_uop(alu_uop));
 
