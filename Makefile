@@ -20,8 +20,8 @@ export PYTHONHASHSEED := 0
 # `make vectors` the output directory and (coverage) a smoke-size run; for `make mutate`
 # the number of mutants, the modules mutated and the test set; for `make rerun` the saved
 # failure's directory; SHRINK=1 shrinks the first failure of each bucket (`make sim`); for
-# `make sim` the DUT profile (DUT=vta: rtl/, a name under tb/duts/ or a YAML path); for
-# `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
+# `make sim` (and `make synth`, `make timing`) the DUT profile (DUT=vta: rtl/, a name under
+# tb/duts/ or a YAML path); for `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
 # of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
 # directory) to run only what an interrupted regression left; for `make synth` the TARGET
 # (xilinx, ecp5 or generic); for `make timing` the ECP5 PART and the constraint FREQ (MHz).
@@ -167,16 +167,19 @@ formal: sysdeps $(STAMP)
 # Synthesis of rtl/ with Yosys (tb/synth): LUT, FF, carry, block RAM, DSP (and distributed
 # RAM) per module and in total for CONFIG (default: default) on TARGET (xilinx, ecp5 or
 # generic); build/synth/<config>-<target>/resources.json, reused while nothing changed.
+# DUT=NAME (a profile other than vta): that design's netlist instead (build/synth/NAME-<target>/).
 synth: sysdeps $(STAMP)
-	@$(PY) -m tb.synth --target $(TARGET) $(if $(CONFIG),--config $(CONFIG))
+	@$(PY) -m tb.synth --target $(TARGET) $(if $(CONFIG),--config $(CONFIG)) \
+		$(if $(filter-out vta,$(DUT)),--dut $(DUT))
 
 # Place and route of rtl/ on an ECP5 (tb/timing): vta_top in a pin-reducing wrapper through
 # synth_ecp5 and nextpnr-ecp5 for CONFIG (default: small) on PART (default LFE5UM5G-85F-8BG381)
 # with nextpnr seed SEED (default 1) against FREQ MHz (default 100): fmax, the critical path in
 # rtl/'s names, utilisation; build/timing/<config>-<part>/timing.json, reused while nothing changed.
+# DUT=NAME (a profile other than vta): that design's netlist in a wrapper of its own top's ports.
 timing: sysdeps $(STAMP)
 	@$(PY) -m tb.timing $(if $(CONFIG),--config $(CONFIG)) $(if $(PART),--part $(PART)) \
-		$(if $(SEED),--seed $(SEED)) $(if $(FREQ),--freq $(FREQ))
+		$(if $(SEED),--seed $(SEED)) $(if $(FREQ),--freq $(FREQ)) $(if $(filter-out vta,$(DUT)),--dut $(DUT))
 
 # Mutation testing of rtl/ (tb/mutate/README.md): build/mutate/report.html and report.json.
 # Icarus unless SIM is given: a mutant needs fresh builds, which Verilator compiles for minutes.

@@ -34,7 +34,8 @@ from typing import Any
 from models.config import ConfigError
 from tb.duts.schema import ProfileError
 from tb.runner import ROOT, RTL_DIR
-from tb.synth.script import STAGED, design_files, lint_script, stage_sources, staged_names, top_and_parameters
+from tb.synth.design import rtl_design
+from tb.synth.script import STAGED, lint_script, stage_sources, staged_names
 from tb.synth.stat import module_name
 from tb.synth.yosys import YosysError, run_yosys
 
@@ -209,13 +210,12 @@ def memories(loc: Locator, netlist: dict[str, Any]) -> tuple[list[Finding], int]
 def lint(rtl_dir: Path = RTL_DIR, config: str = LINT_CONFIG) -> tuple[list[Finding], int]:
     """Every finding on the design in rtl_dir (sorted, each once), and the number of
     memories the block-RAM rule judged."""
-    top, params = top_and_parameters(config)
-    files = design_files(rtl_dir)
+    design = rtl_design(config, rtl_dir)
     WORK.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=WORK) as tmp:
         run_dir = Path(tmp)
-        stage_sources(files, run_dir)
-        run_yosys(lint_script(staged_names(files), top, params), run_dir)
+        stage_sources(design, run_dir)
+        run_yosys(lint_script(staged_names(design), design.top, design.parameters), run_dir)
         netlist = json.loads((run_dir / "proc.json").read_text())
         loc = Locator(rtl_dir, netlist)
         found = latches(loc) + drivers(loc, (run_dir / "drivers.txt").read_text()) \

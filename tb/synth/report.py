@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tb.duts.profile import DEFAULT_PROFILE
 from tb.synth.parts import fit_lines
 from tb.synth.stat import Usage
 from tb.synth.targets import RESOURCES, TARGETS, Target
@@ -21,12 +22,13 @@ def _usage(usage: Usage, target: Target) -> dict[str, Any]:
 
 
 def document(key: str, config: str, values: dict[str, int], target: Target, seconds: float,
-             rows: dict[str, Usage], total: Usage) -> dict[str, Any]:
+             rows: dict[str, Usage], total: Usage, dut: str = DEFAULT_PROFILE,
+             top: str = "vta_top") -> dict[str, Any]:
     """resources.json: the key it was made under, what was synthesized, per module and total.
 
     A resource the target has no primitive for is null (not 0)."""
     return {
-        "key": key, "config": config, "parameters": values, "target": target.name,
+        "key": key, "dut": dut, "top": top, "config": config, "parameters": values, "target": target.name,
         "description": target.description, "seconds": round(seconds, 1),
         "modules": {name: {"instances": u.instances, **_usage(u, target)} for name, u in rows.items()},
         "total": _usage(total, target),
@@ -52,9 +54,16 @@ def table(doc: dict[str, Any]) -> str:
                          for i, v in enumerate(row)).rstrip()
 
     rule = "-" * len(line(header))
-    out = [f"{doc['config']} on {doc['target']}: {doc['description']}", line(header), rule]
+    out = [f"{title(doc)} on {doc['target']}: {doc['description']}", line(header), rule]
     out += [line(r) for r in body[:-1]] + [rule, line(body[-1])]
     return "\n".join(out + _primitives(doc) + fit_lines(doc))
+
+
+def title(doc: dict[str, Any]) -> str:
+    """`default` for rtl/, `upstream-chisel (upstream_chisel)` for another design (a result
+    cached before designs other than rtl/ were synthesized has no "dut": it is rtl/'s)."""
+    dut = doc.get("dut", DEFAULT_PROFILE)
+    return doc["config"] if dut == DEFAULT_PROFILE else f"{dut} ({doc['config']})"
 
 
 def _primitives(doc: dict[str, Any]) -> list[str]:

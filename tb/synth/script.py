@@ -3,45 +3,49 @@
 YoWASP's Yosys sees a private /tmp (tests keep their broken copies there), so the design is
 first copied into the run's own directory under build/; the scripts then name the copies by
 paths relative to it, which also makes the `src` attributes Yosys reports read `rtl/<file>`.
-vta_top's parameters are the configuration's, as every simulator build passes them: the
-suite's DUT profile (tb/duts/vta/profile.yaml) derives them.
+The top's parameters are the design's (tb/synth/design.py): rtl/'s configuration, as every
+simulator build passes them, or none for a fixed foreign netlist.
+
+Generated Chisel prints its assertions with `$fwrite` (one call per line), which Yosys's
+Verilog reader refuses ("Can't resolve task name"); the copies have those calls replaced by
+an empty statement on the same line, so that every line number Yosys reports is the
+original's. They drive no logic, so the netlist is the same.
 """
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
-from tb.duts.profile import DEFAULT_PROFILE, load
+from tb.synth.design import Design
 from tb.synth.targets import Target
 
 #: Directory, inside a run's directory, holding its copy of the design.
 STAGED = "rtl"
+#: `$fwrite(...);` up to the line's last `);` (the message may hold parentheses and `;`)
+FWRITE = re.compile(r"\$fwrite\(.*\);")
 
 
-def top_and_parameters(config: str | None) -> tuple[str, dict[str, int]]:
-    """vta_top and its parameters for a configuration (a shipped name or a JSON path)."""
-    profile = load(DEFAULT_PROFILE, config)
-    return profile.top, profile.parameters()
+def staged_names(design: Design) -> list[str]:
+    """The sources (not the headers) as the scripts name their staged copies."""
+    return [f"{STAGED}/{p.name}" for p in design.sources]
 
 
-def design_files(rtl_dir: Path) -> list[Path]:
-    """The design: its Verilog files and the headers they include, sorted."""
-    return sorted(rtl_dir.glob("*.v")) + sorted(rtl_dir.glob("*.vh"))
+def synthesizable(text: str) -> str:
+    """A source without its `$fwrite` calls, each line where it was."""
+    return FWRITE.sub(";", text)
 
 
-def staged_names(files: list[Path]) -> list[str]:
-    """The Verilog files (not the headers) as the scripts name their staged copies."""
-    return [f"{STAGED}/{p.name}" for p in files if p.suffix == ".v"]
-
-
-def stage_sources(files: list[Path], run_dir: Path) -> None:
+def stage_sources(design: Design, run_dir: Path) -> None:
     """Copy the design into run_dir/rtl, replacing an older copy."""
     dest = run_dir / STAGED
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    for path in files:
+    for path in design.headers:
         shutil.copyfile(path, dest / path.name)
+    for path in design.sources:
+        (dest / path.name).write_text(synthesizable(path.read_text(errors="replace")))
 
 
 def elaborate(files: list[str], top: str, params: dict[str, int],
@@ -53,9 +57,10 @@ def elaborate(files: list[str], top: str, params: dict[str, int],
             f"hierarchy -check -top {top} {chparams}"]
 
 
-def synth_script(files: list[str], top: str, params: dict[str, int], target: Target) -> str:
+def synth_script(design: Design, target: Target) -> str:
     """Elaborate, synthesize for the target (hierarchy kept) and write `stat -json` to stat.json."""
-    lines = elaborate(files, top, params) + list(target.commands) + ["tee -q -o stat.json stat -json"]
+    lines = elaborate(staged_names(design), design.top, design.parameters) + target.script(design.top) + [
+        "tee -q -o stat.json stat -json"]
     return "\n".join(lines) + "\n"
 
 

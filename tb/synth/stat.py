@@ -1,7 +1,9 @@
 """Yosys's hierarchical `stat -json` -> resources per module and in total.
 
 `stat` lists every module once, with its own cells, and counts the instances of each
-submodule as cells whose type is that submodule's name. A module is reported once per
+submodule as cells whose type is that submodule's name (a parameterised one by its key,
+`$paramod$<hash>\\vta_fifo`; a plain one without the key's leading backslash: module
+`\\toy_buffer` is counted as cell type `toy_buffer`). A module is reported once per
 Verilog module: its parameterisations (`$paramod$<hash>\\vta_fifo`, ...) are merged, and
 each counts as many times as it is instantiated under the top, so the rows add up to the
 total. A module's row holds its own cells only (its submodules have rows of their own).
@@ -43,10 +45,22 @@ def module_name(yosys_name: str) -> str:
     return parts[0] if parts else yosys_name
 
 
+def submodule(cell_type: str, modules: dict[str, Any]) -> str | None:
+    """The module a cell type instantiates (its key in ``modules``), or None for a primitive."""
+    if cell_type in modules:
+        return cell_type
+    return "\\" + cell_type if "\\" + cell_type in modules else None
+
+
 def instance_counts(modules: dict[str, Any], top: str) -> dict[str, int]:
     """How many times each module is instantiated under the top (the top once)."""
-    children = {m: {t: n for t, n in body.get("num_cells_by_type", {}).items() if t in modules}
-                for m, body in modules.items()}
+    children: dict[str, dict[str, int]] = {}
+    for m, body in modules.items():
+        children[m] = {}
+        for t, n in body.get("num_cells_by_type", {}).items():
+            child = submodule(t, modules)
+            if child is not None:
+                children[m][child] = children[m].get(child, 0) + n
     order: list[str] = []   # reverse post-order: every parent before its children
 
     def visit(m: str, path: tuple[str, ...]) -> None:
@@ -79,7 +93,7 @@ def parse_stat(stat: dict[str, Any], top: str, target: Target) -> tuple[dict[str
     for m, n in counts.items():
         own = Usage(instances=1)
         for cell_type, k in modules[m].get("num_cells_by_type", {}).items():
-            if cell_type in modules:
+            if submodule(cell_type, modules) is not None:
                 continue
             own.cells[cell_type] += k
             resource = target.classify(cell_type)

@@ -1,14 +1,17 @@
-"""`python -m tb.timing [--config NAME] [--part PART] [--seed N] [--freq MHZ]` (`make timing`).
+"""`python -m tb.timing [--config NAME] [--part PART] [--seed N] [--freq MHZ] [--dut NAME]` (`make timing`).
 
 Places and routes vta_top, inside its pin-reducing wrapper, on an ECP5 with nextpnr, prints
 fmax, the critical path in rtl/'s names, the utilisation, the seed and the wall time, and
-writes build/timing/<config>-<part>/timing.json (and timing.txt, the table). A result made
+writes build/timing/<config>-<part>/timing.json (and timing.txt, the table). With --dut,
+another design's netlist from its DUT profile instead (tb/synth/design.py), in a wrapper
+generated from its top's ports, into build/timing/<dut>-<part>/. A result made
 from the same configuration, design files, tools, part, seed and constraint is reused: the
 run prints "cached" and the stored table. VTA_TIMING_DIR names another output directory
 (the tests run the documented command against a cache of their own that way).
 
 Exit status: 0 with a result (whether or not the constraint was met), 2 for a bad knob
-(CONFIG, PART, SEED, FREQ), 1 when Yosys or nextpnr stops with an error.
+(CONFIG, PART, SEED, FREQ, DUT) or a design that cannot be read (a netlist missing from
+beside the checkout), 1 when Yosys or nextpnr stops with an error.
 """
 from __future__ import annotations
 
@@ -23,13 +26,14 @@ from typing import Any
 
 from models.config import ConfigError, load_config
 from models.spec import SHIPPED_CONFIGS
-from tb.duts.profile import DEFAULT_PROFILE, load
-from tb.duts.rtlports import RtlError, top_ports
+from tb.duts.profile import DEFAULT_PROFILE
+from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT, RTL_DIR
-from tb.synth.__main__ import config_label, shown
+from tb.runner import ROOT
+from tb.synth.__main__ import shown
 from tb.synth.cache import YOSYS_PACKAGE, package_version
-from tb.synth.script import design_files, staged_names
+from tb.synth.design import Design, DesignError, design, knob_message
+from tb.synth.script import staged_names
 from tb.synth.yosys import YosysError
 from tb.timing.cache import cached, nextpnr_version, timing_key
 from tb.timing.knobs import DEFAULT_FREQ, DEFAULT_SEED, KnobError, parse_freq, parse_seed
@@ -62,13 +66,10 @@ def out_dir() -> Path:
 class Plan:
     """One run, worked out before anything runs: what to make, where, under which keys."""
 
-    config: str
+    design: Design
     part: Part
     seed: int
-    values: dict[str, int]
-    clock: str
     wrapper: Wrapper
-    files: list[Path]
     script: str
     netlist_key: str
     argv: list[str]
@@ -77,30 +78,37 @@ class Plan:
 
     @property
     def label(self) -> str:
-        return f"timing {self.config} {self.part.name} seed {self.seed}"
+        return f"timing {self.design.title} {self.part.name} seed {self.seed}"
 
 
-def plan(config: str, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED, freq: float = DEFAULT_FREQ,
-         rtl_dir: Path = RTL_DIR, out: Path | None = None) -> Plan:
+def plan(config: str | None, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
+         freq: float = DEFAULT_FREQ, rtl_dir: Path | None = None, out: Path | None = None,
+         dut: str = DEFAULT_PROFILE) -> Plan:
     """The run's wrapper, scripts, keys and directory (elaborates the ports: a second or so)."""
+    return plan_design(design(dut, config, DEFAULT_CONFIG, rtl_dir), part_name, seed, freq, out)
+
+
+def plan_design(d: Design, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
+                freq: float = DEFAULT_FREQ, out: Path | None = None) -> Plan:
+    """plan() for a design already read."""
     part = parse_part(part_name)
-    values = dict(load_config(config).values)
-    profile = load(DEFAULT_PROFILE, config)
-    files = design_files(rtl_dir)
-    ports = top_ports([f for f in files if f.suffix == ".v"], [rtl_dir], profile.top, profile.parameters())
-    wrapper = wrapper_verilog(profile.top, profile.clock, ports, profile.parameters())
-    script = synth_script(staged_names(files), wrapper)
-    synth_key = netlist_key(values, script, wrapper, files)
+    wrapper = wrapper_verilog(d.top, d.clock, d.top_ports(), d.parameters)
+    script = synth_script(staged_names(d), wrapper)
+    synth_key = netlist_key(d.values, script, wrapper, d.files)
     argv = nextpnr_argv(part, freq, seed)
-    run_dir = (out or out_dir()) / f"{config_label(config)}-{part.name}"
-    return Plan(config, part, seed, values, profile.clock, wrapper, files, script, synth_key, argv,
-                timing_key(synth_key, argv), run_dir)
+    run_dir = (out or out_dir()) / f"{d.label}-{part.name}"
+    return Plan(d, part, seed, wrapper, script, synth_key, argv, timing_key(synth_key, argv), run_dir)
 
 
-def timing(config: str, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
-           freq: float = DEFAULT_FREQ, rtl_dir: Path = RTL_DIR, out: Path | None = None) -> dict[str, Any]:
+def timing(config: str | None, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
+           freq: float = DEFAULT_FREQ, rtl_dir: Path | None = None, out: Path | None = None,
+           dut: str = DEFAULT_PROFILE) -> dict[str, Any]:
     """Place and route (or reuse the cached result) and return timing.json's document."""
-    p = plan(config, part_name, seed, freq, rtl_dir, out)
+    return run(plan(config, part_name, seed, freq, rtl_dir, out, dut))
+
+
+def run(p: Plan) -> dict[str, Any]:
+    """Place and route the plan (or reuse its cached result); timing.json's document."""
     result = p.run_dir / RESULT
     hit = cached(result, p.key)
     if hit is not None:
@@ -109,7 +117,7 @@ def timing(config: str, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
     p.run_dir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     say(f"{p.label}: synthesis (synth_ecp5 -noflatten) in {shown(p.run_dir)} (log: yosys.log)")
-    synth_seconds, reused = make_netlist(p.run_dir, p.netlist_key, p.script, p.wrapper, p.files, say)
+    synth_seconds, reused = make_netlist(p.run_dir, p.netlist_key, p.script, p.wrapper, p.design, say)
     if reused:
         say(f"{p.label}: netlist reused (made in {synth_seconds:.0f} s under the same key)")
     pnr_start = time.monotonic()
@@ -119,7 +127,7 @@ def timing(config: str, part_name: str = DEFAULT_PART, seed: int = DEFAULT_SEED,
     netlist = json.loads((p.run_dir / NETLIST).read_text())
     scope = instances(netlist)
     del netlist
-    results = parse_report(json.loads(report.read_text()), p.clock, scope)
+    results = parse_report(json.loads(report.read_text()), p.design.clock, scope)
     seconds = {"synth": synth_seconds, "pnr": pnr_seconds, "total": time.monotonic() - start}
     doc = document_of(p, results, scope, seconds, reused)
     result.write_text(json.dumps(doc, indent=1) + "\n")
@@ -137,34 +145,40 @@ def document_of(p: Plan, results: dict[str, Any], scope: dict[str, str], seconds
     w = p.wrapper
     wrapped = {"input_bits": w.input_bits, "output_bits": w.output_bits, "pins": w.pins}
     tools = {"yosys": package_version(YOSYS_PACKAGE), "nextpnr": nextpnr_version()}
-    return document(p.key, config_label(p.config), p.values, part_doc, p.seed, results, wrapped, scope, tools,
-                    seconds, reused)
+    d = p.design
+    return document(p.key, d.config, d.values, part_doc, p.seed, results, wrapped, scope, tools,
+                    seconds, reused, d.dut, d.top)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tb.timing", description=__doc__.splitlines()[0])
-    parser.add_argument("--config", default=DEFAULT_CONFIG,
-                        help=f"a shipped configuration ({', '.join(SHIPPED_CONFIGS)}) or a JSON file "
-                             f"(default {DEFAULT_CONFIG})")
+    parser.add_argument("--config", help=f"a shipped configuration ({', '.join(SHIPPED_CONFIGS)}) or a JSON "
+                        f"file (default {DEFAULT_CONFIG}; a foreign DUT: its profile's)")
     parser.add_argument("--part", default=DEFAULT_PART, help=f"ECP5 part (default {DEFAULT_PART})")
     parser.add_argument("--seed", default=str(DEFAULT_SEED), help=f"nextpnr seed (default {DEFAULT_SEED})")
     parser.add_argument("--freq", default=f"{DEFAULT_FREQ:g}",
                         help=f"clock constraint in MHz, nextpnr --freq (default {DEFAULT_FREQ:g})")
-    parser.add_argument("--rtl", type=Path, default=RTL_DIR, help="the design directory (default rtl/)")
+    parser.add_argument("--dut", default=DEFAULT_PROFILE,
+                        help="the design: a DUT profile's name under tb/duts/ or a YAML path "
+                             f"(default {DEFAULT_PROFILE}: rtl/)")
+    parser.add_argument("--rtl", type=Path, help="a copy of rtl/ to place instead (DUT vta only)")
     args = parser.parse_args(argv)
     try:
         seed, freq = parse_seed(args.seed), parse_freq(args.freq)
         parse_part(args.part)
-        load_config(args.config)
     except (KnobError, PartError) as exc:
         print(f"make timing: {exc}", file=sys.stderr)
         return 2
-    except ConfigError as exc:
-        print(f"make timing: CONFIG={args.config}: {exc}", file=sys.stderr)
+    try:
+        if args.config is not None:
+            load_config(args.config)
+        d = design(args.dut, args.config, DEFAULT_CONFIG, args.rtl)
+    except (ConfigError, ProfileError, DesignError) as exc:
+        print(f"make timing: {knob_message(args.dut, args.config, exc)}", file=sys.stderr)
         return 2
     try:
-        doc = timing(args.config, args.part, seed, freq, args.rtl.resolve())
-    except (ConfigError, ProfileError, RtlError, WrapperError) as exc:
+        doc = run(plan_design(d, args.part, seed, freq))
+    except (RtlError, WrapperError) as exc:
         print(f"make timing: {exc}", file=sys.stderr)
         return 2
     except (YosysError, NextpnrError, ReportError) as exc:

@@ -50,10 +50,11 @@ class Where:
     public: bool
 
     def path(self) -> str:
-        """`u_compute.u_gemm_alu.acc_q`; `vta_top.x` for vta_top's own; `(wrapper) in_sr`."""
+        """`u_compute.u_gemm_alu.acc_q`; `vta_top.x` for the top's own (named by its module);
+        `(wrapper) in_sr`."""
         if self.instance is None:
             return f"(wrapper) {self.signal}" if self.module == WRAPPER_TOP else self.name
-        return f"{self.instance or 'vta_top'}.{self.signal}"
+        return f"{self.instance or self.module}.{self.signal}"
 
 
 def clock_name(net: str) -> str:
@@ -85,4 +86,4 @@ def locate(name: str, instances: dict[str, str]) -> Where:
     inside = [p for p in instances if p and rest.startswith(p + ".")]
     instance = max(inside, key=len) if inside else ""
     signal, public = signal_of(rest[len(instance) + 1:] if instance else rest)
-    return Where(name, instance, instances.get(instance, "vta_top"), signal, public)
+    return Where(name, instance, instances.get(instance, "?"), signal, public)

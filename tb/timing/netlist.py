@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tb.synth.cache import cache_key, cached
+from tb.synth.design import Design
 from tb.synth.script import elaborate, stage_sources
 from tb.synth.stat import module_name
 from tb.synth.yosys import run_yosys
@@ -45,7 +46,7 @@ def netlist_key(values: dict[str, int], script: str, wrapper: Wrapper, files: li
     return cache_key(values, FLOW, script + wrapper.text, files)
 
 
-def make_netlist(run_dir: Path, key: str, script: str, wrapper: Wrapper, files: list[Path],
+def make_netlist(run_dir: Path, key: str, script: str, wrapper: Wrapper, design: Design,
                  echo: Callable[[str], None]) -> tuple[float, bool]:
     """Synthesize into run_dir/netlist.json unless the one there was made under ``key``.
 
@@ -56,7 +57,7 @@ def make_netlist(run_dir: Path, key: str, script: str, wrapper: Wrapper, files: 
     if hit is not None and (run_dir / NETLIST).exists():
         return float(hit["seconds"]), True
     stamp.unlink(missing_ok=True)
-    stage_sources(files, run_dir)
+    stage_sources(design, run_dir)
     (run_dir / wrapper.file_name).write_text(wrapper.text)
     start = time.monotonic()
     run_yosys(script, run_dir, echo=echo)

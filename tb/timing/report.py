@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from tb.synth.report import title
 from tb.timing.results import UTILISATION
 
 
 def document(key: str, config: str, values: dict[str, int], part: dict[str, str], seed: int,
              results: dict[str, Any], wrapper: dict[str, int], instances: dict[str, str],
-             tools: dict[str, str], seconds: dict[str, float], netlist_reused: bool) -> dict[str, Any]:
+             tools: dict[str, str], seconds: dict[str, float], netlist_reused: bool,
+             dut: str, top: str) -> dict[str, Any]:
     """timing.json: the key it was made under, what was placed, and what came out."""
-    return {"key": key, "config": config, "parameters": values, "part": part, "seed": seed,
+    return {"key": key, "dut": dut, "top": top, "config": config, "parameters": values, "part": part,
+            "seed": seed,
             **results, "wrapper": wrapper, "instances": instances, "tools": tools,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}, "netlist_reused": netlist_reused}
 
@@ -48,8 +51,9 @@ def _table(header: list[str], body: list[list[str]], right: set[int], indent: st
 def table(doc: dict[str, Any]) -> str:
     """fmax and constraint, the critical path, the utilisation, seed and wall time."""
     part, path, sec = doc["part"], doc["critical_path"], doc["seconds"]
+    top = doc.get("top", "vta_top")    # a result cached before other designs were placed is vta_top's
     met = "met" if doc["met"] else "missed"
-    out = [f"timing {doc['config']} on {part['name']} ({part['description']}), nextpnr seed {doc['seed']}",
+    out = [f"timing {title(doc)} on {part['name']} ({part['description']}), nextpnr seed {doc['seed']}",
            f"  fmax          {doc['fmax_mhz']:.2f} MHz on clock {doc['clock']} "
            f"(constraint --freq {doc['constraint_mhz']:g} MHz: {met})",
            f"  critical path {path['delay_ns']:.2f} ns, {path['edges']}: {path['logic_ns']:.2f} ns logic "
@@ -60,7 +64,7 @@ def table(doc: dict[str, Any]) -> str:
     for at, delay, count, net, sources in _rows(path["nets"]):
         name = net["path"] + (f" (x{count})" if count > 1 else "")
         body.append([f"{at:.2f}", f"{delay:.2f}", name, net["module"], ", ".join(sources[:2])])
-    out += _table(["at ns", "net ns", "net (instance.signal under vta_top)", "module", "source"],
+    out += _table(["at ns", "net ns", f"net (instance.signal under {top})", "module", "source"],
                   body, {0, 1}, "      ")
     out.append(f"    to   {_end(path['to'])}")
     out.append(f"  utilisation of {part['device']}:")
@@ -71,7 +75,7 @@ def table(doc: dict[str, Any]) -> str:
         rows.append([label, f"{u['used']:,}", f"{u['available']:,}", pct])
     out += _table(["resource", "used", "of", "share"], rows, {1, 2, 3}, "    ")
     w = doc["wrapper"]
-    out.append(f"  IO is the wrapper's {w['pins']} pins: vta_top's {w['input_bits']} input bits come "
+    out.append(f"  IO is the wrapper's {w['pins']} pins: {top}'s {w['input_bits']} input bits come "
                f"from a shift register, its {w['output_bits']} output bits are XOR-reduced")
     synth = "reused" if doc["netlist_reused"] else f"{sec['synth']:.0f} s"
     out.append(f"  wall: synthesis {synth}, place and route {sec['pnr']:.0f} s, total {sec['total']:.0f} s "
