@@ -5,7 +5,9 @@ with the pinned Yosys (synth_ecp5), places and routes it with the pinned nextpnr
 ECP5 part, and reports the clock's fmax against the constraint, the critical path named by
 rtl/'s instances and signals, the utilisation as a share of the part, the seed and the wall
 time, cached per configuration, design files, tool versions, part, seed and constraint.
-It reuses tb/synth: staging of the design, the Yosys runner, the progress follower and the
+`--dut NAME` (`make timing DUT=NAME`) places another design's netlist, named by its DUT
+profile, in a wrapper generated from its own top's ports.
+It reuses tb/synth: the design (tb/synth/design.py), staging of the design, the Yosys runner, the progress follower and the
 cache's key and lookup.
 
     parts.py     the ECP5 parts by Lattice name, checked against nextpnr's own table
