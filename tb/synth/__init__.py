@@ -5,8 +5,9 @@ target (Xilinx 7-series, Lattice ECP5 or a generic 4-LUT netlist) and reports LU
 block RAM, DSP and distributed-RAM cells per module and in total, cached per configuration,
 target and source hash; `--dut NAME` (`make synth DUT=NAME`) synthesizes another design's
 netlist, named by its DUT profile (tb/duts/), the same way. `make lint` runs
-``python -m tb.synth.lint``: the findings a synthesis run would stop on or silently degrade (latches, multiple drivers, combinational
-loops, memories that cannot go to block RAM), on `small`, in seconds.
+``python -m tb.synth.lint``: the findings a synthesis run would stop on or silently degrade
+(latches, multiple drivers, combinational loops, memories that cannot go to block RAM), on
+`small`, in seconds.
 
     design.py    what is synthesized: rtl/ at a configuration, or a DUT profile's netlist
     targets.py   the targets: synthesis command and which cells count as which resource
