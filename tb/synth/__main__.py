@@ -1,7 +1,8 @@
 """`python -m tb.synth [--config NAME] [--target xilinx|ecp5|generic] [--dut NAME]` (`make synth`).
 
 Synthesizes vta_top for the configuration and target, prints the resources per module and in
-total, and writes build/synth/<config>-<target>/resources.json (and resources.txt, the table).
+total, and writes build/synth/<config>-<target>/resources.json (and resources.txt, the table;
+VTA_SYNTH_DIR names another directory than build/synth).
 With --dut, another design's netlist from its DUT profile (tb/duts/NAME/profile.yaml or a
 YAML path) instead, through the same target script, into build/synth/<dut>-<target>/.
 A result made from the same configuration, target, script and design files is reused: the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,10 +32,13 @@ from tb.synth.design import Design, DesignError, design, knob_message
 from tb.synth.report import document, table
 from tb.synth.script import stage_sources, synth_script
 from tb.synth.stat import StatError, parse_stat
-from tb.synth.targets import TARGETS
+from tb.synth.targets import TARGETS, Target
 from tb.synth.yosys import YosysError, run_yosys
 
+#: the output directory, unless VTA_SYNTH_DIR names another (the tests run a documented
+#: command against a cache of their own that way, as make timing's do with VTA_TIMING_DIR)
 OUT = ROOT / "build" / "synth"
+OUT_ENV = "VTA_SYNTH_DIR"
 DEFAULT_CONFIG = "default"
 
 
@@ -42,18 +47,22 @@ def shown(path: Path) -> str:
     return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
 
-def synthesize(config: str | None, target_name: str, rtl_dir: Path | None = None, out: Path = OUT,
+def out_dir() -> Path:
+    """build/synth, or the directory VTA_SYNTH_DIR names."""
+    return Path(os.environ[OUT_ENV]).resolve() if os.environ.get(OUT_ENV) else OUT
+
+
+def synthesize(config: str | None, target_name: str, rtl_dir: Path | None = None, out: Path | None = None,
                dut: str = DEFAULT_PROFILE) -> dict[str, Any]:
     """Synthesize (or reuse the cached result) and return resources.json's document."""
     return synthesize_design(design(dut, config, DEFAULT_CONFIG, rtl_dir), target_name, out)
 
 
-def synthesize_design(d: Design, target_name: str, out: Path = OUT) -> dict[str, Any]:
+def synthesize_design(d: Design, target_name: str, out: Path | None = None) -> dict[str, Any]:
     """synthesize() for a design already read."""
     target = TARGETS[target_name]
-    script = synth_script(d, target)
-    key = cache_key(d.values, target.name, script, d.files)
-    run_dir = out / f"{d.label}-{target.name}"
+    script, key = script_and_key(d, target)
+    run_dir = (out or out_dir()) / f"{d.label}-{target.name}"
     result = run_dir / "resources.json"
     label = f"synth {d.title} {target.name}"
     hit = cached(result, key)
@@ -72,6 +81,12 @@ def synthesize_design(d: Design, target_name: str, out: Path = OUT) -> dict[str,
     (run_dir / "resources.txt").write_text(table(doc) + "\n")
     print(f"{label}: done in {seconds:.0f} s", flush=True)
     return doc
+
+
+def script_and_key(d: Design, target: Target) -> tuple[str, str]:
+    """The Yosys script of a run and the cache key its result is stored under."""
+    script = synth_script(d, target)
+    return script, cache_key(d.values, target.name, script, d.files)
 
 
 def main(argv: list[str] | None = None) -> int:
