@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -24,10 +25,12 @@ import tb.synth.__main__ as synth_cli
 import tb.timing.__main__ as timing_cli
 from tb.runner import ROOT
 from tb.synth.design import design
+from tb.synth.report import document
 from tb.synth.script import synthesizable
 from tb.synth.stat import parse_stat
 from tb.synth.targets import TARGETS
 from tb.tests.test_make import make
+from tb.tests.test_timing_pnr import make_env
 from tb.timing.nextpnr import REPORT
 from tb.timing.parts import DEFAULT_PART
 from tb.timing.wrapper import DUT_INSTANCE, WRAPPER_TOP
@@ -273,3 +276,44 @@ def test_make_dut_errors(tmp_path: Path, target: str) -> None:
         assert proc.returncode == 2 and said in proc.stderr, proc.stdout + proc.stderr
         ours = [x for x in proc.stderr.splitlines() if x.strip() and not x.startswith("make: ***")]
         assert len(ours) == 1 and not proc.stdout.strip(), proc.stdout + proc.stderr
+
+
+# --- README's commands ---------------------------------------------------------------------
+
+#: README's synthesis commands of "Ours and upstream's, side by side", as written there, with
+#: the design and target each names
+DOCUMENTED = [
+    ("make synth CONFIG=default TARGET=xilinx", "vta", "default", "xilinx"),
+    ("make synth CONFIG=default TARGET=ecp5", "vta", "default", "ecp5"),
+    ("make synth DUT=upstream-chisel TARGET=xilinx", "upstream-chisel", None, "xilinx"),
+    ("make synth DUT=upstream-chisel TARGET=ecp5", "upstream-chisel", None, "ecp5"),
+]
+
+
+@pytest.mark.sim
+@pytest.mark.parametrize("command, dut, config, target", DOCUMENTED, ids=[c[0] for c in DOCUMENTED])
+def test_make_synth_as_documented_against_a_cache(tmp_path: Path, command: str, dut: str,
+                                                   config: str | None, target: str) -> None:
+    """Each command exactly as README writes it, with VTA_SYNTH_DIR pointing at a cache this
+    test seeds under the key the current sources give: the command reaches the design and
+    target it names and prints the stored table in seconds (the synthesis itself is README's
+    figure, minutes long, not run here)."""
+    if dut != "vta":
+        from tb.tests.test_duts import need_netlist
+        need_netlist()
+    assert re.search(rf"`{re.escape(command)}`", (ROOT / "README.md").read_text()), command
+    d = design(dut, config, "default", None)
+    _, key = synth_cli.script_and_key(d, TARGETS[target])
+    stat = {"modules": {f"\\{d.top}": {"num_cells_by_type": {"LUT4": 7}}}}
+    rows, total = parse_stat(stat, d.top, TARGETS[target])
+    doc = document(key, d.config, d.values, TARGETS[target], 1.0, rows, total, d.dut, d.top)
+    run_dir = tmp_path / f"{d.label}-{target}"
+    run_dir.mkdir()
+    (run_dir / "resources.json").write_text(json.dumps(doc))
+    start = time.monotonic()
+    proc = subprocess.run(command.split(), cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**make_env(), "VTA_SYNTH_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert time.monotonic() - start < 60
+    assert f"synth {d.title} {target}: cached" in proc.stdout, proc.stdout + proc.stderr
+    assert f"{d.title} on {target}:" in proc.stdout and re.search(r"^total\s+7\s", proc.stdout, re.M)

@@ -6,9 +6,9 @@ ECP5 part, and reports the clock's fmax against the constraint, the critical pat
 rtl/'s instances and signals, the utilisation as a share of the part, the seed and the wall
 time, cached per configuration, design files, tool versions, part, seed and constraint.
 `--dut NAME` (`make timing DUT=NAME`) places another design's netlist, named by its DUT
-profile, in a wrapper generated from its own top's ports.
-It reuses tb/synth: the design (tb/synth/design.py), staging of the design, the Yosys runner, the progress follower and the
-cache's key and lookup.
+profile, in a wrapper generated from its own top's ports. It reuses tb/synth: the design
+(tb/synth/design.py), its staging, the Yosys runner, the progress follower and the cache's
+key and lookup.
 
     parts.py     the ECP5 parts by Lattice name, checked against nextpnr's own table
     knobs.py     SEED and FREQ, checked before anything runs
