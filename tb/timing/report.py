@@ -19,8 +19,7 @@ def document(key: str, config: str, values: dict[str, int], part: dict[str, str]
              dut: str, top: str) -> dict[str, Any]:
     """timing.json: the key it was made under, what was placed, and what came out."""
     return {"key": key, "dut": dut, "top": top, "config": config, "parameters": values, "part": part,
-            "seed": seed,
-            **results, "wrapper": wrapper, "instances": instances, "tools": tools,
+            "seed": seed, **results, "wrapper": wrapper, "instances": instances, "tools": tools,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}, "netlist_reused": netlist_reused}
 
 
