@@ -20,6 +20,7 @@ from pathlib import Path
 from models.config import ConfigError, VtaConfig, load_config
 from models.spec import SHIPPED_CONFIGS
 from tb.duts.differences import DIFFERENCES, LIMITS
+from tb.duts.probes import PROBE_CHECKS
 from tb.duts.regmap import RegisterMap, read_registers
 from tb.duts.rtlports import Port, RtlError, top_ports
 from tb.duts.schema import Node, ProfileError, read_yaml
@@ -50,6 +51,21 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class NetlistOf:
+    """A design that is another profile's RTL after synthesis (tb/gate writes such profiles).
+
+    ``of`` is that profile (only ``vta``, rtl/: the one design the suite synthesizes), whose
+    register map the netlist keeps, so everything the testbench checks through the registers
+    holds for it as for rtl/; ``script`` says how it was made; ``not_checked`` gives, for
+    each check bound to rtl/'s internal nets (tb/duts/probes.py), why it cannot run on it.
+    """
+
+    of: str
+    script: str
+    not_checked: dict[str, str]
+
+
+@dataclass(frozen=True)
 class Profile:
     """A checked profile, with the DUT's elaborated ports (``dut_ports``)."""
 
@@ -75,6 +91,7 @@ class Profile:
     registers: RegisterMap
     differences: tuple[Difference, ...]
     dut_ports: dict[str, Port]
+    netlist: NetlistOf | None = None
 
     def parameters(self) -> dict[str, int]:
         """The parameters the wrapper passes to the top: the configuration's keys, or none."""
@@ -85,8 +102,17 @@ class Profile:
 
 
 def resolve(spec: str | Path) -> Path:
-    """A profile argument: a name (tb/duts/NAME/profile.yaml) or a path to a YAML file."""
+    """A profile argument: a name (tb/duts/NAME/profile.yaml), a netlist of rtl/
+    (``netlist:CONFIG[:SCRIPT]``: its generated profile under build/gate/, tb/gate/spec.py)
+    or a path to a YAML file."""
     text = str(spec)
+    if text.startswith("netlist:"):
+        from tb.gate.scripts import NAMES
+        from tb.gate.spec import SpecError, parse
+        try:
+            return parse(text, NAMES).profile()
+        except SpecError as exc:
+            raise ProfileError(str(exc)) from None
     if "/" not in text and not text.endswith((".yaml", ".yml")):
         return PROFILES_DIR / text / PROFILE_FILE
     return Path(text)
@@ -101,6 +127,11 @@ def load(spec: str | Path = DEFAULT_PROFILE, config: str | None = None) -> Profi
     """Read and check a profile; ``config`` (a configuration name or JSON path) replaces the
     profile's own, which only a design taking the configuration as parameters allows."""
     path = resolve(spec)
+    if not path.exists() and str(spec).startswith("netlist:"):
+        from tb.gate.scripts import NAMES
+        from tb.gate.spec import parse
+        raise ProfileError(f"{spec}: the netlist is not built (`{parse(str(spec), NAMES).command}` "
+                           f"builds it; a run on it builds it itself)")
     if not path.exists() and "/" not in str(spec) and not str(spec).endswith((".yaml", ".yml")):
         raise ProfileError(f"{spec}: no such profile (shipped: {', '.join(names())})")
     root = Node(path, "", read_yaml(path))
@@ -139,6 +170,7 @@ def load(spec: str | Path = DEFAULT_PROFILE, config: str | None = None) -> Profi
     unused = tuple(root.strings("unused", []))
     registers = read_registers(root.child("registers"))
     differences = _differences(root)
+    netlist = _netlist(root, registers) if root.get("netlist", dict, {}) else None
     root.done()
     cfg = _config(root, config_name, config, parameters == "config")
     try:
@@ -148,7 +180,8 @@ def load(spec: str | Path = DEFAULT_PROFILE, config: str | None = None) -> Profi
         raise root.error(str(exc), f"rtl.{exc.field}") from None
     profile = Profile(path, name, description, config or config_name, cfg, top, sources, include_dirs,
                       parameters == "config", clock, reset, active == "low", reset_sync, host, memory,
-                      address_width, id_width, tie_off, unused, registers, differences, ports)
+                      address_width, id_width, tie_off, unused, registers, differences, ports,
+                      netlist)
     _check_ports(root, profile)
     return profile
 
@@ -244,6 +277,36 @@ def _differences(root: Node) -> tuple[Difference, ...]:
     return tuple(out)
 
 
+def _netlist(root: Node, registers: RegisterMap) -> NetlistOf:
+    """The ``netlist`` section: whose RTL it is (its registers must be that profile's), how it
+    was made, and a reason for every check a netlist cannot run: none may be left unsaid."""
+    node = root.child("netlist")
+    of = node.get("of", str)
+    if of != DEFAULT_PROFILE:
+        raise node.error(f"must be {DEFAULT_PROFILE!r}: rtl/ is the one design tb/gate synthesizes, "
+                         f"got {of!r}", "of")
+    script = node.get("script", str)
+    reasons = node.child("not_checked")
+    not_checked = {str(k): reasons.get(str(k), str) for k in reasons.value}
+    for check in PROBE_CHECKS:
+        if check not in not_checked:
+            raise reasons.error(f"must say why {check} ({PROBE_CHECKS[check].split(' (')[0]}) "
+                                f"cannot run on a netlist", check)
+        if not not_checked[check].strip():
+            raise reasons.error("must give the reason", check)
+    for check in not_checked:
+        if check not in PROBE_CHECKS:
+            raise reasons.error(f"not a check bound to rtl/'s internal nets (those: "
+                                f"{', '.join(PROBE_CHECKS)})", check)
+    node.done()
+    own_path = resolve(of)
+    own = read_registers(Node(own_path, "", read_yaml(own_path)).child("registers"))
+    if registers != own:
+        raise root.error(f"must be {of}'s own register map ({own_path}): the netlist is its RTL",
+                         "registers")
+    return NetlistOf(of, script, not_checked)
+
+
 def _check_ports(root: Node, p: Profile) -> None:
     """Every mapped port exists with the right direction and a width the wrapper can adapt,
     and every port of the top is accounted for exactly once."""
@@ -319,6 +382,9 @@ def summary(p: Profile) -> str:
              f"{len(p.tie_off)}, unused {len(p.unused)}; address {p.address_width} bits, id {p.id_width}",
              f"  pointers ({p.registers.pointer_width}-bit, base {p.registers.base_combine}): {pointers}",
              f"  differences: {', '.join(d.name for d in p.differences) or 'none'}"]
+    if p.netlist is not None:
+        lines.append(f"  netlist of {p.netlist.of} ({p.netlist.script}); not checked: "
+                     f"{', '.join(p.netlist.not_checked)}")
     return "\n".join(lines)
 
 

@@ -319,7 +319,7 @@ def edit(text: str, old: str, new: str) -> str:
 
 
 VTA_TEXT = VTA_YAML.read_text()
-KNOWN_TOP = ("clock, config, description, differences, host, memory, name, registers, reset, rtl, "
+KNOWN_TOP = ("clock, config, description, differences, host, memory, name, netlist, registers, reset, rtl, "
              "tie_off, unused")
 # (case, base profile, old text, new text, the message after "error: PATH: ")
 BAD = [
