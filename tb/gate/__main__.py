@@ -1,0 +1,42 @@
+"""`python -m tb.gate [--config small] [--script abc|techmap|broken]`: build a netlist of rtl/.
+
+Prints the Yosys progress (or "cached"), the netlist's gate count and the DUT name a run
+takes (`python -m tb.uvm.run --dut netlist:small`); a run on the netlist builds it itself,
+so this is for building ahead or looking at the netlist. Exit status 2 for a bad argument,
+1 when Yosys stops (its first error and the log's path).
+"""
+from __future__ import annotations
+
+import sys
+
+from models.argtypes import OneLineParser
+from tb.gate.build import build
+from tb.gate.scripts import NAMES
+from tb.gate.spec import DEFAULT_CONFIG, DEFAULT_SCRIPT, NetlistError, SpecError, parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineParser(prog="python -m tb.gate", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", default=DEFAULT_CONFIG, help="a shipped configuration")
+    parser.add_argument("--script", default=DEFAULT_SCRIPT, choices=NAMES,
+                        help="abc (make sim NETLIST=1), techmap (no ABC: make test's smoke), "
+                             "broken (test-only: a deliberately broken synthesis)")
+    args = parser.parse_args(argv)
+    try:
+        spec = parse(f"netlist:{args.config}:{args.script}", NAMES)
+    except SpecError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        netlist = build(spec)
+    except NetlistError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    cells = netlist.cells
+    print(f"{spec.name}: {netlist.gates:,} gates and flip-flops, {cells.get('$mem_v2', 0)} memories; "
+          f"profile {netlist.profile}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
