@@ -43,7 +43,7 @@ from models.spec import QUEUES
 from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
 from tb.duts.semantics import MODELLED, divergences
-from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, profile_of
+from tb.uvm.dutmap import WAIVERS, gen_limits, is_native, netlist_of_rtl, profile_of
 from tb.uvm.faults import fault
 from tb.uvm.jobs import Job
 from tb.uvm.registry import for_mode
@@ -161,7 +161,14 @@ def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> l
     """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's);
     with ``differences`` False only what makes it impossible, not the profile's differences."""
     entry = for_mode(job.mode)
-    if entry.rtl_only or fault(job.fault).expect or job.deadlock or job.expect_kind:
+    negative = bool(fault(job.fault).expect or job.deadlock or job.expect_kind)
+    if negative and netlist_of_rtl(spec):
+        return [f"rtl/ only: {job.name} is a negative test, a fault the testbench injects that a "
+                f"checker must catch (tb/uvm/faults.py): it tests the testbench, not the design, "
+                f"and runs on rtl/ (make sim TEST=negative)"]
+    if netlist_of_rtl(spec):  # rtl/'s registers and claims: the rtl/-only flows run too
+        return [] if not entry.program else job_program_reasons(job, config, spec, differences)
+    if entry.rtl_only or negative:
         what = entry.rtl_only or "rtl/'s fault hooks and expected failures (tb/uvm/faults.py)"
         return [f"rtl/ only: {entry.name} checks {what}, which {spec} does not have"]
     if job.accept:
@@ -169,6 +176,13 @@ def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> l
                 f"check what rtl/README.md documents for it; {spec}'s profile states nothing of it"]
     if not entry.program:  # a flow of its own: it checks what the profile states
         return []
+    return job_program_reasons(job, config, spec, differences)
+
+
+def job_program_reasons(job: Job, config: str, spec: str, differences: bool = True) -> list[str]:
+    """Why DUT ``spec`` (configuration ``config``) cannot run the program of ``job``: a vector
+    of another configuration, a random program the generator cannot build within its limits,
+    or (with ``differences``) a difference of its profile the program uses."""
     dut_cfg = load_config(config)
     if job.vector is not None:
         vector = load_vector(job.vector)
@@ -200,6 +214,20 @@ def select(jobs: list[tuple[str, Job]], spec: str,
     return kept, out
 
 
+#: Jobs a report line names before it counts the rest.
+JOBS_NAMED = 5
+
+
+def _jobs_text(jobs: list[str], ran: list[str]) -> str:
+    """The jobs a not-checked line applies to: every job that ran, or their names (the first
+    few and a count of the rest: a netlist's line covers hundreds)."""
+    if len(jobs) > 1 and set(jobs) == set(ran):
+        return f"every job run, {len(jobs)}"
+    if len(jobs) > JOBS_NAMED + 1:
+        return f"{', '.join(jobs[:JOBS_NAMED])} and {len(jobs) - JOBS_NAMED} more"
+    return ", ".join(jobs)
+
+
 def dut_report(spec: str, results: list[dict[str, Any]]) -> str:
     """The run's lines about the DUT: each protocol rule its profile waives, with the reason
     and what the jobs saw, and the claims of the register-map and host-timing flows that were
@@ -214,8 +242,10 @@ def dut_report(spec: str, results: list[dict[str, Any]]) -> str:
             claims, jobs = unchecked.setdefault(reason, ([], []))
             claims += [claim] if claim not in claims else []
             jobs += [r["job"]] if r["job"] not in jobs else []
+    ran = [r["job"] for r in results if not r.get("excluded") and not r.get("refused")]
     for reason, (claims, jobs) in unchecked.items():
-        lines.append(f"not checked ({p.name}, {', '.join(jobs)}): {', '.join(claims)}. Reason: {reason}")
+        lines.append(f"not checked ({p.name}, {_jobs_text(jobs, ran)}): {', '.join(claims)}. "
+                     f"Reason: {reason}")
     for name in WAIVERS:
         diff = next((d for d in p.differences if d.name == name), None)
         if diff is None:

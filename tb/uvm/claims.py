@@ -155,7 +155,8 @@ def foreign_view(profile: "Profile") -> RegView:
 
 
 def view(spec: str, cfg: VtaConfig) -> RegView:
-    """The view of DUT ``spec`` (a profile name or path; ``vta`` is rtl/)."""
-    from tb.uvm.dutmap import is_native, profile_of
-    return native_view(cfg) if is_native(spec) else foreign_view(profile_of(spec))
+    """The view of DUT ``spec`` (a profile name or path; ``vta`` is rtl/, and a netlist of rtl/
+    has its registers: every claim)."""
+    from tb.uvm.dutmap import profile_of, rtl_registers
+    return native_view(cfg) if rtl_registers(spec) else foreign_view(profile_of(spec))
 

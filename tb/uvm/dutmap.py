@@ -6,10 +6,13 @@ only thing the program sequence (tb/uvm/vseq.py), the host's register sequences
 (tb/uvm/host.py) and the watchers ask. ``vta`` is rtl/ itself and keeps regs.py's map, so
 its runs do not change; any other profile runs through the generated wrapper
 (tb/uvm/simbuild.py) and has none of rtl/'s status words, work counters or white-box checkers.
+A netlist of rtl/ (``netlist:CONFIG``, tb/gate) is built like any other profile, but keeps
+rtl/'s registers: its map is rtl/'s, without the white-box checkers (``probes``), which read
+internal nets the netlist does not keep.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
 
 #: The profile of rtl/ (tb/duts/vta/profile.yaml): the design the testbench was written for.
 NATIVE = "vta"  # tb.duts.profile.DEFAULT_PROFILE (not imported: it loads pyslang)
+#: How a netlist of rtl/ is named as a DUT (tb/gate/spec.py: netlist:CONFIG[:SCRIPT]).
+NETLIST = "netlist:"
 #: The progress figure of a foreign DUT: data beats on the memory port (vta_tb_top's tb_beats).
 BEATS = "BUS_BEATS"
 
@@ -35,7 +40,9 @@ class HostMap:
     offset ("add" as spec section 5 says, or "or"). ``error`` is CTRL's ERROR bit (0 for a DUT
     without one). ``counters`` are read after DONE into the job's record; ``progress`` are the
     registers whose movement tells the watchdog the DUT is alive (empty: the bus's beats);
-    ``counts`` the counters a profile documents as the sum of model counters.
+    ``counts`` the counters a profile documents as the sum of model counters. ``native``:
+    the map, status words and counters are rtl/'s (rtl/ and its netlists); ``probes``: the
+    ordering and liveness checkers are bound to the DUT's internal nets (rtl/ only).
     """
 
     native: bool
@@ -52,6 +59,7 @@ class HostMap:
     counters: dict[str, int] = field(default_factory=dict)
     progress: dict[str, int] = field(default_factory=dict)
     counts: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    probes: bool = False
 
     def pointer_writes(self, name: str, value: int) -> list[tuple[int, int]]:
         """(offset, word) writes that set pointer ``name`` to the byte address ``value``."""
@@ -62,7 +70,7 @@ class HostMap:
 
 
 NATIVE_MAP = HostMap(True, CTRL, START, CTRL, DONE, ERROR, CYCLES, INSN_COUNT,
-                     {"insn": INSN_ADDR, **BASE_REGS}, counters=COUNTERS, progress=PROGRESS)
+                     {"insn": INSN_ADDR, **BASE_REGS}, counters=COUNTERS, progress=PROGRESS, probes=True)
 
 
 def is_native(spec: str) -> bool:
@@ -73,15 +81,46 @@ def is_native(spec: str) -> bool:
 @cache
 def profile_of(spec: str) -> "Profile":
     """The checked profile (cached: reading one elaborates the DUT's sources; imported here
-    so that runs of rtl/ never load the elaborator)."""
+    so that runs of rtl/ never load the elaborator). A netlist (``netlist:CONFIG``) is built
+    first if it is missing or stale (tb/gate/build.py), so every entry point, a repro
+    command on a fresh checkout included, finds it."""
     from tb.duts.profile import load
+    if spec.startswith(NETLIST):
+        from tb.gate.build import build
+        from tb.gate.scripts import NAMES
+        from tb.gate.spec import parse
+        build(parse(spec, NAMES))
     return load(spec)
+
+
+def netlist_of_rtl(spec: str) -> bool:
+    """True for a netlist of rtl/ (its profile's ``netlist`` section): rtl/'s registers,
+    no white-box checkers."""
+    return not is_native(spec) and profile_of(spec).netlist is not None
+
+
+def rtl_registers(spec: str) -> bool:
+    """The DUT has rtl/'s register map, status words and counters: rtl/ or a netlist of it."""
+    return is_native(spec) or netlist_of_rtl(spec)
+
+
+def not_checked(spec: str) -> dict[str, str]:
+    """The checks bound to rtl/'s internal nets that DUT ``spec`` cannot run, with the reason
+    its profile gives (tb/duts/probes.py); empty for rtl/ and for a foreign DUT, whose
+    reports name what rtl/-only claims they skip their own way (tb/uvm/claims.py, reach.py)."""
+    if not netlist_of_rtl(spec):
+        return {}
+    netlist = profile_of(spec).netlist
+    assert netlist is not None
+    return dict(netlist.not_checked)
 
 
 def host_map(spec: str) -> HostMap:
     """The register map of DUT ``spec`` (a profile name or path)."""
     if is_native(spec):
         return NATIVE_MAP
+    if netlist_of_rtl(spec):
+        return replace(NATIVE_MAP, probes=False)
     r = profile_of(spec).registers
     return HostMap(False, r.control, 1 << r.start_bit, r.offset_of(r.done_register), 1 << r.done_bit,
                    0, r.cycles, r.insn_count, dict(r.pointers), r.pointer_width, r.base_combine,

@@ -241,10 +241,10 @@ class FastChecks:
     """Reads the Verilog checkers' latches and reports each finding the way the full mode's
     Python checkers word it (tb/uvm/protocol.py, stray.py, buserr.py)."""
 
-    def __init__(self, dut: Any, verdict: Verdict, native: bool = True) -> None:
+    def __init__(self, dut: Any, verdict: Verdict, probes: bool = True) -> None:
         self.dut = dut
         self.verdict = verdict
-        self.native = native  # rtl/ (with the white-box ordering and liveness checkers)
+        self.probes = probes  # rtl/: the white-box ordering and liveness checkers are built in
         self.allowed: AllowedWrites | None = None
 
     def start_job(self, ctx: "JobContext") -> None:
@@ -270,7 +270,7 @@ class FastChecks:
                         f"STORE footprint, first at {addr:#010x}; AXI write burst "
                         f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
                         f"at cycle {_int(mem.stray_cycle)}; {near}"))
-        if not self.native:
+        if not self.probes:
             return sorted(out)
         tb = self.dut.u_tb
         return sorted(out) + sorted(order_findings(tb.u_order) + live_findings(tb.u_live))
@@ -399,7 +399,7 @@ class FastEnv(uvm_env):
         self.host = HostAgent("host", self)
         self.memory = FastMemory("memory", self)
         self.scoreboard = Scoreboard("scoreboard", self)
-        self.checks = FastChecks(self.dut, self.verdict, self.hostmap.native)
+        self.checks = FastChecks(self.dut, self.verdict, self.hostmap.probes)
         self.stray = self.checks  # the stray-write latch is in the memory; this names the STOREs
         self.responses = FastResponses(self.dut.u_mem)
         self.coverage = None  # functional coverage of bus events needs the full mode's monitors
@@ -433,13 +433,13 @@ class FastEnv(uvm_env):
         return self.checks.report()
 
     def capacity(self) -> dict[str, list[bool]]:
-        return capacity(self.dut.u_tb.u_order) if self.hostmap.native else {}
+        return capacity(self.dut.u_tb.u_order) if self.hostmap.probes else {}
 
     def contention(self) -> dict[str, Any]:
-        return contention(self.dut.u_tb.u_live) if self.hostmap.native else {}
+        return contention(self.dut.u_tb.u_live) if self.hostmap.probes else {}
 
     def push_pops(self) -> dict[str, list[int]]:
-        return push_pops(self.dut.u_tb.u_order) if self.hostmap.native else {}
+        return push_pops(self.dut.u_tb.u_order) if self.hostmap.probes else {}
 
     def waived(self) -> dict[str, Any]:
         return self.checks.waived()

@@ -29,7 +29,7 @@ from models.gen import GenError, generate
 from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.uvm.applicable import runs_on
 from tb.uvm.dutlog import DutLog
-from tb.uvm.dutmap import gen_limits, host_map
+from tb.uvm.dutmap import gen_limits, host_map, not_checked
 from tb.uvm.env import Env, VtaEnv
 from tb.uvm.fast import FastEnv, init_inputs
 from tb.uvm.host import HostHung
@@ -144,8 +144,12 @@ class PlanTest(uvm_test):
                 verdict.fail("assertion", found)
             seen = {"capacity": self.env.capacity(), "push_pops": self.env.push_pops(),
                     "contention": self.env.contention()}
+            gaps = not_checked(self.plan.dut)  # a netlist of rtl/: its profile says why
+            for check in ("ordering", "liveness"):
+                if check in gaps:
+                    info.setdefault("not_checked", {})[f"{check} checker"] = gaps[check]
             if job.reach and not seen["capacity"]:  # a foreign DUT: no checker records
-                info.setdefault("not_checked", {})[f"reach {job.reach}"] = REACH_UNSEEN
+                info.setdefault("not_checked", {})[f"reach {job.reach}"] = gaps.get("reach", REACH_UNSEEN)
             elif job.reach and not verdict.failures and hung is None:
                 problem = reach_problem(job.reach, seen, load_config(self.plan.config), self.plan.mode)
                 if problem:

@@ -13,7 +13,8 @@ reproduces it and leaves its program under build/failures/. A vector of --vector
 run (refused by validation or by the checker) is an ERROR row with its reason, and the
 other vectors run (exit 1); a bad argument stops the run (exit 2). See tb/uvm/README.md.
 
---dut runs another design through its profile (tb/duts; default ``vta``, rtl/): every job
+--dut runs another design through its profile (tb/duts; default ``vta``, rtl/), or a netlist
+of rtl/ (``netlist:CONFIG[:SCRIPT]``, tb/gate: built first if missing or stale): every job
 on the profile's configuration, those its differences rule out listed as excluded with the
 reason (tb/uvm/applicable.py), the protocol rules it waives reported as findings;
 --ignore-differences runs those jobs too, to see what each difference does. A design that
@@ -40,10 +41,11 @@ from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.vector import Vector, VectorError, find_vectors, load_vector, save_vector
 from tb.duts.schema import ProfileError
+from tb.gate.spec import NetlistError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, print_bucket_report
-from tb.uvm.dutmap import NATIVE, gen_limits, is_native, profile_of
+from tb.uvm.dutmap import NATIVE, gen_limits, is_native, netlist_of_rtl, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -503,7 +505,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="wall-time limit of each job, seconds (ends it with the watchdog's diagnosis)")
     p.add_argument("--junit", help="write JUnit XML here")
     p.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
-                   help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
+                   help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel), a YAML path, "
+                        "or netlist:CONFIG[:SCRIPT], the gate-level netlist of rtl/ (tb/gate)")
     p.add_argument("--ignore-differences", action="store_true",
                    help="with --dut: run the jobs the profile's differences rule out as well, to see "
                         "what each does on the DUT (their failures are the documented differences)")
@@ -520,6 +523,10 @@ def check_dut(args: argparse.Namespace) -> None:
             raise UsageError("--ignore-differences: rtl/ has no differences; give --dut another profile")
         return
     name = profile_of(args.dut).config_name
+    if args.mode != "fast" and netlist_of_rtl(args.dut):
+        raise UsageError(f"--dut {args.dut}: a netlist runs in the fast mode only (--mode fast): the "
+                         f"full mode's environment reads the ordering and liveness checkers, which "
+                         f"a netlist's build leaves out")
     if args.mode != "fast":
         raise UsageError(f"--dut {args.dut}: only --mode fast runs a foreign DUT")
     if args.config not in (None, name):
@@ -557,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
         print_bucket_report(results, Path(args.junit) if args.junit else None, WORK)
         if args.shrink:
             shrink_buckets(results)
-    except (ConfigError, VectorError, BuildError, UsageError, ProfileError) as exc:  # one line, no traceback
+    except (ConfigError, VectorError, BuildError, UsageError, ProfileError, NetlistError) as exc:  # one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # an unwritable output or work directory
