@@ -24,7 +24,9 @@ export PYTHONHASHSEED := 0
 # tb/duts/ or a YAML path); for `make regress` (and `make coverage`) the Dask scheduler to run on instead of a LocalCluster
 # of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
 # directory) to run only what an interrupted regression left; for `make synth` the TARGET
-# (xilinx, ecp5 or generic); for `make timing` the ECP5 PART and the constraint FREQ (MHz).
+# (xilinx, ecp5 or generic); for `make timing` the ECP5 PART and the constraint FREQ (MHz);
+# NETLIST=1: `make sim` on the gate-level netlist of CONFIG (default small) instead of rtl/
+# (tb/gate: DUT netlist:CONFIG, built first and cached).
 SIM     ?= verilator
 MODE    ?= fast
 CONFIG  ?=
@@ -56,6 +58,7 @@ DEPTH   ?=
 TARGET  ?= xilinx
 PART    ?=
 FREQ    ?=
+NETLIST ?=
 
 comma := ,
 
@@ -75,6 +78,10 @@ $(if $(filter-out 0 1,$(SHRINK)),$(error SHRINK=$(SHRINK): must be 0 or 1))
 $(if $(filter-out 0 1,$(QUICK)),$(error QUICK=$(QUICK): must be 0 or 1))
 $(if $(DEPTH),$(if $(call is_pos,$(DEPTH)),,$(error DEPTH=$(DEPTH): must be a positive number of steps)))
 $(if $(filter-out xilinx ecp5 generic,$(TARGET)),$(error TARGET=$(TARGET): must be xilinx, ecp5 or generic))
+$(if $(filter-out 0 1,$(NETLIST)),$(error NETLIST=$(NETLIST): must be 0 or 1))
+$(if $(filter 1,$(NETLIST)),$(if $(filter-out sim,$(MAKECMDGOALS)),$(error NETLIST=1: a knob of make sim only (make $(filter-out sim,$(MAKECMDGOALS)) runs on rtl/))))
+$(if $(filter 1,$(NETLIST)),$(if $(filter-out vta,$(DUT)),$(error NETLIST=1: the netlist is rtl/'s (DUT=vta); DUT=$(DUT) is another design)))
+$(if $(filter 1,$(NETLIST)),$(if $(filter full,$(MODE)),$(error NETLIST=1: a netlist runs in the fast mode only (MODE=fast): the full mode reads the checkers a netlist's build leaves out)))
 $(if $(filter-out full small,$(SCALE)),$(error SCALE=$(SCALE): must be full or small))
 $(if $(filter-out 1 2 1$(comma)2,$(VT)),$(error VT=$(VT): must be 1, 2 or 1$(comma)2))
 $(if $(call is_pos,$(N)),,$(error N=$(N): must be a positive integer))
@@ -90,7 +97,7 @@ TB_ARGS  = --mode $(MODE) $(if $(CONFIG),--config $(CONFIG)) $(if $(VECTOR),--ve
            $(if $(TEST),--test $(TEST)) $(if $(SEED),--seed $(SEED)) $(if $(COUNT),--count $(COUNT)) \
            $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter 1,$(WAVES)),--waves) \
            $(if $(TIMEOUT),--timeout $(TIMEOUT)) $(if $(RANDOM_CONFIGS),--random-configs $(RANDOM_CONFIGS)) \
-           $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
+           $(if $(filter 1,$(NETLIST)),--dut netlist:$(or $(CONFIG),small),$(if $(filter-out vta,$(DUT)),--dut $(DUT))) \
            $(if $(filter 1,$(SHRINK)),--shrink)
 
 .PHONY: sim upstream test lint vectors bench regress regress-bench coverage workloads mutate breaks formal synth timing rerun clean distclean sysdeps

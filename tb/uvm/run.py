@@ -71,7 +71,7 @@ from tb.uvm.registry import (
     make_jobs,
 )
 from tb.uvm.session import MAX_RESTARTS
-from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError, build, run_plan_test
+from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError, build, build_dir, is_built, run_plan_test
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -429,6 +429,9 @@ def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
     progress lines while it runs (tb/uvm/progress.py)."""
     groups = by_config(jobs)
     for cfg in groups:  # build first, serially: parallel runs share each build
+        if netlist_of_rtl(dut) and not is_built(sim, load_config(cfg), waves, mode, dut):
+            print(f"{dut}: building the {sim} model of the netlist (Verilator: minutes; build "
+                  f"directory {build_dir(sim, load_config(cfg), waves, mode, dut)})", flush=True)
         build(sim, load_config(cfg), waves, mode, dut)
     tasks = [(cfg, part, f"run-{os.getpid()}-{safe_name(cfg)[-24:]}-{n}")
              for cfg, group in groups.items() for n, part in enumerate(split(group, parallel))]

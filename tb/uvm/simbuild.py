@@ -192,6 +192,12 @@ def run_plan_test(sim: str, mode: str, bdir: Path, tdir: Path, plan_path: Path,
                          results_xml=str(tdir / "results.xml"), log_file=str(tdir / "sim.log"))
 
 
+def is_built(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full", dut: str = NATIVE) -> bool:
+    """Whether :func:`build` would reuse the build as it is (its stamp matches its inputs)."""
+    stamp = build_dir(sim, cfg, waves, mode, dut) / "uvm_build.stamp"
+    return stamp.exists() and stamp.read_text() == _digest(sim, cfg, waves, mode, dut)
+
+
 def _build_locked(sim: str, cfg: VtaConfig, waves: bool, mode: str, bdir: Path,
                   dut: str = NATIVE) -> Path:
     stamp = bdir / "uvm_build.stamp"

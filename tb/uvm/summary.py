@@ -38,7 +38,8 @@ def summary_table(results: list[dict]) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     left = [f"  {r['job']}: {r['excluded']}" for r in results if r.get("excluded")]
     refused = [f"  {r['job']}: {r['refused']}" for r in results if r.get("refused")]
-    return "\n".join(lines + (["", "excluded (the DUT profile's differences):", *left] if left else [])
+    head = "excluded (the DUT profile rules them out: its configuration, differences, rtl/-only checks):"
+    return "\n".join(lines + (["", head, *left] if left else [])
                      + (["", "refused before running (ERROR):", *refused] if refused else []))
 
 
