@@ -5,7 +5,7 @@
 
 Sources: the bad-input tables of the model's and the testbench's command lines
 (models/tests/test_bad_input.py, tb/tests/test_bad_input.py), the DUT profiles' rules
-(tb/tests/test_duts.py), the negative tests' faults
+(tb/tests/test_duts.py), the negative tests' faults, the broken synthesis (tb/tests/test_gate.py)
 (tb/tests/test_uvm_negative.py, run on both simulators in both testbench modes) and the long-run tests
 (tb/tests/test_uvm_watchdog.py). tb/tests/test_robustness_table.py fails when the README's
 table differs from this count, so the README cannot claim a class nobody tests.
@@ -20,6 +20,7 @@ from tb.breaks import BREAKS
 from tb.runner import ROOT
 from tb.tests import test_bad_input as tb_inputs
 from tb.tests import test_duts as duts
+from tb.tests import test_gate as gate
 from tb.tests import test_uvm_negative as negative
 from tb.tests import test_uvm_watchdog as watchdog
 from tb.uvm.pytest_support import MODES, SIMS
@@ -52,7 +53,7 @@ def rows() -> list[tuple[str, int, str]]:
         else:
             text = "; ".join(f"{outcome(cls, code)} ({n})" for code, n in sorted(codes.items(), reverse=True))
         out.append((cls, sum(codes.values()), text))
-    out.append(("DUT profile: invalid", len(duts.BAD), OUTCOME[2]))
+    out.append(("DUT profile: invalid", len(duts.BAD) + len(gate.BAD_NETLIST_PROFILES), OUTCOME[2]))
     faults: Counter[str] = Counter()
     for name, (kind, _) in negative.EXPECTED.items():
         faults[kind] += (len(SIMS) if name not in negative.ICARUS_ONLY else 1) * len(MODES)
@@ -61,6 +62,8 @@ def rows() -> list[tuple[str, int, str]]:
     out += [(cls, n, outcome) for cls, (n, outcome) in watchdog.TRIED.items()]
     out.append(("rtl/ built with a test-only break (tb/breaks.py)", len(BREAKS),
                 "detected: its make sim check, the named checker first (tb/tests/test_breaks.py)"))
+    out.append(("gate-level netlist from a deliberately broken synthesis script (tb/gate/scripts.py: broken)",
+                len(gate.SMOKE_JOBS), "detected: scoreboard, every smoke vector (tb/tests/test_gate.py)"))
     return out
 
 

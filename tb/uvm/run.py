@@ -45,7 +45,7 @@ from tb.gate.spec import NetlistError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, print_bucket_report
-from tb.uvm.dutmap import NATIVE, gen_limits, is_native, netlist_of_rtl, profile_of
+from tb.uvm.dutmap import NATIVE, NETLIST, gen_limits, is_native, netlist_of_rtl, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import (
     DEFAULT_RANDOM_POOL,
@@ -71,7 +71,16 @@ from tb.uvm.registry import (
     make_jobs,
 )
 from tb.uvm.session import MAX_RESTARTS
-from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError, build, build_dir, is_built, run_plan_test
+from tb.uvm.simbuild import (
+    DEFINES_VAR,
+    MODES,
+    BuildError,
+    build,
+    build_dir,
+    is_built,
+    rtl_defines,
+    run_plan_test,
+)
 from tb.uvm.summary import junit_xml, summary_table
 from tb.uvm.vseq import failure_dir, safe_name
 from tb.uvm.watchdog import backstop
@@ -520,20 +529,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def check_dut(args: argparse.Namespace) -> None:
     """A foreign DUT runs in the fast mode (cocotbext-axi's memory of the full mode refuses
-    bursts across 4 KiB), every job on its profile's configuration (tb/uvm/applicable.py)."""
+    bursts across 4 KiB), every job on its profile's configuration (tb/uvm/applicable.py). A
+    netlist's name is checked before anything builds it (:func:`check_netlist`)."""
     if is_native(args.dut):
         if args.ignore_differences:
             raise UsageError("--ignore-differences: rtl/ has no differences; give --dut another profile")
         return
+    if args.dut.startswith(NETLIST):
+        check_netlist(args)
     name = profile_of(args.dut).config_name
-    if args.mode != "fast" and netlist_of_rtl(args.dut):
-        raise UsageError(f"--dut {args.dut}: a netlist runs in the fast mode only (--mode fast): the "
-                         f"full mode's environment reads the ordering and liveness checkers, which "
-                         f"a netlist's build leaves out")
     if args.mode != "fast":
         raise UsageError(f"--dut {args.dut}: only --mode fast runs a foreign DUT")
     if args.config not in (None, name):
         raise UsageError(f"--config {args.config}: --dut {args.dut} is built for {name}")
+
+
+def check_netlist(args: argparse.Namespace) -> None:
+    """What a run on a netlist (``netlist:CONFIG[:SCRIPT]``) cannot take, refused from the name
+    alone, before Yosys or a simulator runs: the fast mode only (the full mode's environment
+    reads the white-box checkers a netlist's build leaves out), its own configuration, and
+    no test-only defines (the netlist is synthesized from rtl/ without them)."""
+    from tb.gate.scripts import NAMES
+    from tb.gate.spec import parse
+
+    spec = parse(args.dut, NAMES)
+    if args.mode != "fast":
+        raise UsageError(f"--dut {args.dut}: a netlist runs in the fast mode only (--mode fast): the "
+                         f"full mode's environment reads the ordering and liveness checkers, which "
+                         f"a netlist's build leaves out")
+    if args.config not in (None, spec.config):
+        raise UsageError(f"--config {args.config}: --dut {args.dut} is built for {spec.config}")
+    if rtl_defines():
+        raise UsageError(f"{DEFINES_VAR}: --dut {args.dut}: a netlist is synthesized from rtl/ without "
+                         f"test-only defines; run them on rtl/")
 
 
 def prepare_env() -> None:
