@@ -13,6 +13,7 @@ from models.argtypes import OneLineParser
 from tb.gate.build import build
 from tb.gate.scripts import NAMES
 from tb.gate.spec import DEFAULT_CONFIG, DEFAULT_SCRIPT, NetlistError, SpecError, parse
+from tb.runner import ROOT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,8 +34,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     cells = netlist.cells
+    profile = netlist.profile.relative_to(ROOT) if netlist.profile.is_relative_to(ROOT) else netlist.profile
     print(f"{spec.name}: {netlist.gates:,} gates and flip-flops, {cells.get('$mem_v2', 0)} memories; "
-          f"profile {netlist.profile}")
+          f"profile {profile}")
     return 0
 
 

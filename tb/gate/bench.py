@@ -1,14 +1,16 @@
 """Simulated cycles per second of a netlist against rtl/ on the same program (README figure).
 
-    python -m tb.gate.bench [--sim icarus|verilator|all] [--config small] [--script abc]
+    python -m tb.gate.bench [--sim icarus|verilator|all] [--config small] [--script abc] [--outer 64]
 
 One program (:func:`program`: a long GEMM of tb/sweep_programs.py on the configuration, about
-12,500 cycles on `small`) runs through the testbench in the fast mode on rtl/ and on the netlist
-(built first if needed, and its simulator build made before timing), twice in one simulator
-process each; the second run's job wall time (prediction, loading, simulation, read-back,
-comparison) gives the cycles per second, as tb/uvm/bench.py measures the testbench's modes.
-Both runs must pass. Nothing is asserted about speed: README reports the figures with this
-command, which takes minutes (the netlist's Verilator build alone), so no test runs it.
+12,500 cycles on `small` with the default 64 outer iterations; ``--outer`` scales it, so that
+Verilator's run is long against the per-job work around it) runs through the testbench in the
+fast mode on rtl/ and on the netlist (built first if needed, and its simulator build made
+before timing), twice in one simulator process each; the second run's job wall time
+(prediction, loading, simulation, read-back, comparison) gives the cycles per second, as
+tb/uvm/bench.py measures the testbench's modes. Both runs must pass, with equal CYCLES.
+Nothing is asserted about speed: README reports the figures with this command, which takes
+minutes (the netlist's synthesis and Verilator build alone), so no test runs it.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from models.argtypes import OneLineParser
+from models.argtypes import OneLineParser, positive_int
 from models.config import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
@@ -29,13 +31,14 @@ from tb.uvm.jobs import Job
 from tb.uvm.run import prepare_env, run_all
 from tb.uvm.simbuild import BuildError, build
 
-#: The benchmark program's shape: a GEMM of N_OUT x N_IN micro-op iterations (tb/sweep_programs.py).
+#: The benchmark program's shape: a GEMM of N_OUT x N_IN micro-op iterations (tb/sweep_programs.py);
+#: N_IN + 1 accumulator entries must fit every configuration's buffer, N_OUT is --outer.
 N_OUT, N_IN = 64, 64
 
 
-def program(config: str) -> Vector:
+def program(config: str, outer: int = N_OUT) -> Vector:
     """The program both designs run: a long GEMM (one accumulator entry a cycle on rtl/)."""
-    return sweep_programs.perf_gemm(load_config(config), N_OUT, N_IN)
+    return sweep_programs.perf_gemm(load_config(config), outer, N_IN)
 
 
 def rate(sim: str, config: str, vector_dir: Path, dut: str) -> tuple[int, int, float]:
@@ -56,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sim", choices=("icarus", "verilator", "all"), default="all")
     parser.add_argument("--config", default=DEFAULT_CONFIG)
     parser.add_argument("--script", choices=NAMES, default=DEFAULT_SCRIPT)
+    parser.add_argument("--outer", type=positive_int, default=N_OUT,
+                        help=f"the GEMM's outer iterations (default {N_OUT}): cycles grow with it")
     args = parser.parse_args(argv)
     prepare_env()
     netlist = NetlistSpec(args.config, args.script).name
@@ -65,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         profile_of(netlist)   # the netlist, built now if needed
         with tempfile.TemporaryDirectory() as tmp:
             vector_dir = Path(tmp) / "bench"
-            save_vector(program(args.config), vector_dir)
+            save_vector(program(args.config, args.outer), vector_dir)
             for sim in sims:
                 t0 = time.perf_counter()
                 rtl_cycles, rtl_sim, rtl_wall = rate(sim, args.config, vector_dir, NATIVE)
@@ -77,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ProfileError, NetlistError, BuildError, RuntimeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    print(f"\nperf_gemm({N_OUT}x{N_IN}) on {args.config}, fast mode; {netlist}: "
+    print(f"\nperf_gemm({args.outer}x{N_IN}) on {args.config}, fast mode; {netlist}: "
           f"{profile_of(netlist).description}")
     print(f"{'sim':10s} {'CYCLES':>8s} {'rtl/ cycles/s':>14s} {'netlist cycles/s':>17s} "
           f"{'netlist/rtl':>12s} {'wall s':>7s}")

@@ -40,6 +40,9 @@ README = (ROOT / "README.md").read_text()
 SMOKE = (".venv/bin/python -m tb.uvm.run --sim icarus --dut netlist:small:techmap "
          "--vector vectors/gemm_basic vectors/alu_add vectors/load_acc_store")
 BROKEN = SMOKE.replace("netlist:small:techmap", "netlist:small:broken")
+#: README's command that builds the smoke's netlist alone (a figure's command run here: cheap,
+#: since the smoke builds the same netlist).
+BUILD_TECHMAP = ".venv/bin/python -m tb.gate --config small --script techmap"
 SMOKE_JOBS = ("vec-gemm_basic-none", "vec-alu_add-none", "vec-load_acc_store-none")
 
 
@@ -242,3 +245,15 @@ def test_a_netlist_from_a_broken_synthesis_fails_the_smoke_vectors() -> None:
         assert (f"reproduce: python -m tb.uvm.run --sim icarus --mode fast --dut netlist:small:broken "
                 f"--vector build/failures/icarus-fast-netlist_small_broken-{job}") in out
     assert "0 passed, 3 failed" in out and "Failure buckets: 3 failure(s)" in out
+
+
+@pytest.mark.sim
+def test_the_smoke_netlist_builds_alone_as_documented() -> None:
+    """README's `python -m tb.gate --config small --script techmap`: Yosys's progress or
+    "cached", then the gate count and the profile (the smoke's netlist: built once for both)."""
+    proc = run_as_written(BUILD_TECHMAP)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    out = proc.stdout
+    assert re.search(r"^netlist netlist:small:techmap: (cached|done in \d+ s)", out, re.M), out
+    assert re.search(r"^netlist:small:techmap: [\d,]+ gates and flip-flops, 12 memories; profile "
+                     r"build/gate/small-techmap/profile.yaml$", proc.stdout, re.M), proc.stdout
