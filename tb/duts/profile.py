@@ -108,11 +108,8 @@ def resolve(spec: str | Path) -> Path:
     text = str(spec)
     if text.startswith("netlist:"):
         from tb.gate.scripts import NAMES
-        from tb.gate.spec import SpecError, parse
-        try:
-            return parse(text, NAMES).profile()
-        except SpecError as exc:
-            raise ProfileError(str(exc)) from None
+        from tb.gate.spec import parse
+        return parse(text, NAMES).profile()
     if "/" not in text and not text.endswith((".yaml", ".yml")):
         return PROFILES_DIR / text / PROFILE_FILE
     return Path(text)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.spec import SHIPPED_CONFIGS
+from tb.duts.schema import ProfileError
 from tb.runner import ROOT, rtl_suffix
 
 PREFIX = "netlist:"
@@ -29,8 +30,9 @@ NETLIST_FILE = "vta_gate.v"
 GATE_TOP = "vta_gate"
 
 
-class SpecError(ValueError):
-    """A netlist name that names no netlist; the message is one line saying why."""
+class SpecError(ProfileError):
+    """A netlist name that names no netlist; the message is one line saying why (a
+    ProfileError: wherever a DUT name is read, it is refused the way a bad profile is)."""
 
 
 class NetlistError(RuntimeError):
