@@ -38,6 +38,10 @@ def run_yosys(script: str, run_dir: Path, echo: Callable[[str], None] | None = N
     """Write script to run_dir/run.ys and run it there; the log is run_dir/yosys.log.
 
     echo receives progress lines; None runs silently (the lint, which takes seconds).
+    YoWASP's Yosys prints nothing on stdout after its first ABC call (the pinned 0.70: the
+    passes after ``abc`` in a script, its ERROR line included, never reach the pipe), so the
+    log is Yosys's own (``-l``), complete; the progress follows stdout (yosys.stdout), whose
+    last phase then stays the ABC pass until Yosys ends.
     """
     (run_dir / "run.ys").write_text(script)
     log_path = run_dir / "yosys.log"
@@ -45,8 +49,10 @@ def run_yosys(script: str, run_dir: Path, echo: Callable[[str], None] | None = N
         env = formal_env()
     except ToolMissing as exc:
         raise YosysError(str(exc)) from None
-    status = run_logged(["yosys", "-s", "run.ys"], run_dir, env, log_path, PHASES, echo)
+    stdout = run_dir / "yosys.stdout"
+    status = run_logged(["yosys", "-l", log_path.name, "-s", "run.ys"], run_dir, env, stdout, PHASES, echo)
     if status != 0:
-        errors = [line.rstrip() for line in log_path.read_text().splitlines() if line.startswith("ERROR")]
+        text = "\n".join(p.read_text() for p in (log_path, stdout) if p.is_file())
+        errors = [line.rstrip() for line in text.splitlines() if line.startswith("ERROR")]
         raise YosysError(f"yosys stopped ({errors[0] if errors else f'status {status}'}); log: {log_path}")
     return log_path

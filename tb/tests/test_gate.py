@@ -29,6 +29,7 @@ from tb.gate.profile import TB_TOP, declared, net_fate, not_checked, probe_nets,
 from tb.gate.scripts import BROKEN_NET, NAMES, netlist_script, scripts
 from tb.gate.spec import GATE_TOP, NETLIST_FILE, NetlistSpec, SpecError, is_netlist, parse
 from tb.runner import ROOT
+from tb.synth.yosys import YosysError, run_yosys
 from tb.uvm import dutmap
 from tb.uvm.applicable import job_reasons
 from tb.uvm.claims import view
@@ -208,6 +209,22 @@ def test_a_netlist_is_built_once_until_a_source_changes(tmp_path: Path,
         f.write("// an edit\n")
     assert not gate_build.build(spec, rtl, tmp_path / "out", echo=None).cached          # another design
     assert len(runs) == 3 and "\nabc\n" in runs[1] and "\nabc\n" not in runs[0]
+
+
+@pytest.mark.sim
+def test_yosys_s_error_after_abc_reaches_the_log() -> None:
+    """YoWASP's Yosys prints nothing on stdout after its first ABC call, so the netlist build's
+    log is Yosys's own (tb/synth/yosys.py): complete, and a later error is named."""
+    run_dir = ROOT / "build" / "gate" / "test-abc-log"   # under build/: YoWASP's /tmp is its own
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    (run_dir / "t.v").write_text("module t(input [3:0] a, b, output [3:0] y); assign y = a + b; endmodule\n")
+    try:
+        with pytest.raises(YosysError, match=re.escape("ERROR: No such command: no_such_pass")):
+            run_yosys("read_verilog t.v\nsynth -top t\nabc\nno_such_pass\n", run_dir)
+        assert "abc" in (run_dir / "yosys.log").read_text().split("no_such_pass")[0]
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
 
 
 # --- the smoke and the broken synthesis (Icarus, real netlists) -------------------------------------
