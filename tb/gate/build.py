@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -105,11 +106,19 @@ def build(spec: NetlistSpec, rtl_dir: Path = RTL_DIR, out: Path = OUT,
         inputs = profile_inputs()
         if record.get("profile") != inputs or not spec.profile(out).is_file():
             netlist = (run_dir / NETLIST_FILE).read_text()
-            spec.profile(out).write_text(profile_yaml(spec, key, netlist))
+            _write_atomic(spec.profile(out), profile_yaml(spec, key, netlist))
             record["profile"] = inputs
             (run_dir / RECORD_FILE).write_text(json.dumps(record, indent=1) + "\n")
     return Netlist(spec, run_dir, run_dir / NETLIST_FILE, spec.profile(out), record["cells"],
                    record["seconds"], cached)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write aside and rename: a simulator process may be reading the profile meanwhile (it
+    takes no lock to read), and must see the old text or the new, never half of one."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 def _record(run_dir: Path, key: str) -> dict | None:

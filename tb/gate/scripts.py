@@ -10,8 +10,9 @@ no cell library needed. Then, per script:
 
     abc       ABC optimises and maps the combinational logic again (its default script: the
               logic restructured the way a synthesis flow restructures it); `make sim
-              NETLIST=1`. 2.5 to 5 minutes of Yosys for `small` on the 2-core machine.
-    techmap   no ABC: the gates as techmap made them; 20 to 30 s for `small`, so `make
+              NETLIST=1`. 42 s of Yosys for `small` on the idle 2-core machine, minutes
+              beside other jobs (ABC's time grows most under load).
+    techmap   no ABC: the gates as techmap made them; about 21 s for `small`, so `make
               test` can build it from nothing for its smoke (tb/tests/test_gate.py).
     broken    test-only: techmap's, with one step that ties bit 0 of the accumulator
               buffer's write data to 0 (every value the buffer stores, LOAD ACC's and every
