@@ -6,9 +6,9 @@ knobs and names (`make sim NETLIST=2`, `--dut netlist:small:yosys`, ...) are cas
 tb/tests/test_bad_input.py.
 
 The smoke builds the ``techmap`` netlist (no ABC: about 21 s of Yosys for `small` on the idle
-machine, half the time of ABC's script and steadier under load) and simulates it on Icarus (no C++ build: Verilator's build of a 60k-gate
-netlist takes minutes). `make sim NETLIST=1` itself (ABC, Verilator, the whole set) is
-README's figure, minutes long, and not run here.
+machine, half the time of ABC's script and steadier under load) and simulates it on Icarus
+(no C++ build: Verilator's build of a 60k-gate netlist takes minutes). `make sim NETLIST=1`
+itself (ABC, Verilator, the whole set) is README's figure, minutes long, and not run here.
 """
 from __future__ import annotations
 
