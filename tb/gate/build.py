@@ -22,7 +22,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.config import load_config
 from tb.duts import probes
 from tb.duts.profile import DEFAULT_PROFILE, resolve
 from tb.gate import profile as gate_profile
@@ -32,7 +31,8 @@ from tb.gate.scripts import STAT_FILE, netlist_script
 from tb.gate.spec import GATE_TOP, NETLIST_FILE, OUT, NetlistError, NetlistSpec
 from tb.runner import ROOT, RTL_DIR
 from tb.synth.cache import YOSYS_PACKAGE, package_version
-from tb.synth.script import design_files, stage_sources, staged_names, top_and_parameters
+from tb.synth.design import Design, rtl_design
+from tb.synth.script import stage_sources, staged_names
 from tb.synth.yosys import YosysError, run_yosys
 
 RECORD_FILE = "netlist.json"
@@ -87,11 +87,9 @@ def build(spec: NetlistSpec, rtl_dir: Path = RTL_DIR, out: Path = OUT,
           echo: Callable[[str], None] | None = print) -> Netlist:
     """The netlist of ``spec``, made now or reused; ``echo`` gets the progress lines (None:
     silent, as in a simulator process, which only ever finds it made)."""
-    values = dict(load_config(spec.config).values)
-    top, params = top_and_parameters(spec.config)
-    files = design_files(rtl_dir)
-    script = netlist_script(staged_names(files), top, params, spec.script)
-    key = cache_key(values, script, files)
+    design = rtl_design(spec.config, rtl_dir)
+    script = netlist_script(staged_names(design), design.top, design.parameters, spec.script)
+    key = cache_key(design.values, script, design.files)
     run_dir = spec.directory(out)
     run_dir.mkdir(parents=True, exist_ok=True)
     with open(run_dir.parent / f".{run_dir.name}.lock", "w") as lock:
@@ -99,7 +97,7 @@ def build(spec: NetlistSpec, rtl_dir: Path = RTL_DIR, out: Path = OUT,
         record = _record(run_dir, key)
         cached = record is not None
         if record is None:
-            record = _synthesize(spec, run_dir, files, script, key, echo)
+            record = _synthesize(spec, run_dir, design, script, key, echo)
         elif echo is not None:
             echo(f"netlist {spec.name}: cached ({_shown(run_dir / NETLIST_FILE)}, made in "
                  f"{record['seconds']:.0f} s)")
@@ -132,11 +130,11 @@ def _record(run_dir: Path, key: str) -> dict | None:
     return record
 
 
-def _synthesize(spec: NetlistSpec, run_dir: Path, files: list[Path], script: str, key: str,
+def _synthesize(spec: NetlistSpec, run_dir: Path, design: Design, script: str, key: str,
                 echo: Callable[[str], None] | None) -> dict:
     """Run Yosys on a fresh copy of the design; the record of the build."""
     (run_dir / RECORD_FILE).unlink(missing_ok=True)
-    stage_sources(files, run_dir)
+    stage_sources(design, run_dir)
     if echo is not None:
         echo(f"netlist {spec.name}: yosys running in {_shown(run_dir)} (log: yosys.log)")
     start = time.monotonic()
