@@ -121,7 +121,7 @@ upstream: sysdeps $(STAMP)
 	@$(MAKE) --no-print-directory sim DUT=upstream-chisel MODE=fast
 
 test: sysdeps $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider --durations=20 -n $(JOBS) models/tests tb/tests
+	$(PY) -m pytest -q -p no:cacheprovider -n $(JOBS) --durations=20 models/tests tb/tests
 
 lint: sysdeps $(STAMP)
 	verilator --lint-only -Wall -Irtl rtl/*.v
