@@ -189,7 +189,9 @@ def test_upstream_wrapper_compiles_and_lints(tmp_path):
 
 
 # --- a DUT that lacks signals: the wrapper's defaults, in simulation -------------------------
-TOY_DUT = """\
+#: The toy DUT's ports: a profile that lacks most optional AXI signals (test_synth_dut.py
+#: synthesizes a stand-in with the same ports).
+TOY_PORTS = """\
 module toy (
     input clk, input rst_x,
     output io_host_aw_ready, input io_host_aw_valid, input [7:0] io_host_aw_bits_addr,
@@ -206,6 +208,8 @@ module toy (
     input io_mem_r_valid, input [63:0] io_mem_r_bits_data, input [3:0] io_mem_r_bits_id,
     input io_spare, output io_debug
 );
+"""
+TOY_DUT = TOY_PORTS + """\
     assign io_host_r_bits_data = {22'd0, io_host_ar_bits_addr, 1'b0, rst_x};
     assign io_mem_ar_bits_addr = {32'hdead0000, 24'd0, io_host_aw_bits_addr};
     assign io_mem_ar_bits_id = 4'd9;

@@ -29,6 +29,7 @@ from tb.synth.report import document
 from tb.synth.script import synthesizable
 from tb.synth.stat import parse_stat
 from tb.synth.targets import TARGETS
+from tb.tests.test_duts import TOY_PORTS
 from tb.tests.test_make import make
 from tb.tests.test_timing_pnr import make_env
 from tb.timing.nextpnr import REPORT
@@ -38,23 +39,7 @@ from tb.timing.wrapper import DUT_INSTANCE, WRAPPER_TOP
 #: The stand-in's ports are those of test_duts.py's toy DUT (a profile that lacks most
 #: optional AXI signals); its body holds a submodule with a memory, a register file read
 #: through it, and an assertion print whose message holds `;` and parentheses.
-STAND_IN = """\
-module toy (
-    input clk, input rst_x,
-    output io_host_aw_ready, input io_host_aw_valid, input [7:0] io_host_aw_bits_addr,
-    output io_host_w_ready, input io_host_w_valid, input [31:0] io_host_w_bits_data,
-    input io_host_b_ready, output io_host_b_valid,
-    output io_host_ar_ready, input io_host_ar_valid, input [7:0] io_host_ar_bits_addr,
-    input io_host_r_ready, output io_host_r_valid, output [31:0] io_host_r_bits_data,
-    input io_mem_aw_ready, output io_mem_aw_valid, output [63:0] io_mem_aw_bits_addr,
-    output [7:0] io_mem_aw_bits_len,
-    input io_mem_w_ready, output io_mem_w_valid, output [63:0] io_mem_w_bits_data,
-    output io_mem_w_bits_last, input io_mem_b_valid,
-    input io_mem_ar_ready, output io_mem_ar_valid, output [63:0] io_mem_ar_bits_addr,
-    output [3:0] io_mem_ar_bits_id, output [7:0] io_mem_ar_bits_len,
-    input io_mem_r_valid, input [63:0] io_mem_r_bits_data, input [3:0] io_mem_r_bits_id,
-    input io_spare, output io_debug
-);
+STAND_IN = TOY_PORTS + """\
     wire [31:0] q;
     toy_buffer u_buf (.clk(clk), .we(io_host_w_valid & io_spare), .waddr(io_host_aw_bits_addr),
                       .wdata(io_host_w_bits_data), .raddr(io_host_ar_bits_addr), .q(q));
