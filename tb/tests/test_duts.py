@@ -438,6 +438,25 @@ def test_good_profiles_load_and_bad_arguments(tmp_path, capsys):
     assert capsys.readouterr().err == f"error: --out: {out}: cannot write: No such file or directory\n"
 
 
+def test_a_build_is_shared_by_one_design_and_only_by_it(tmp_path):
+    """Two profiles of one design (another file, one difference fewer) share a simulator build,
+    stamp included; a profile whose wrapper differs (another tie-off) gets its own directory.
+    A shared directory with a different stamp was rebuilt under a running simulation (CI, two
+    workers: the upstream profile and a copy of it)."""
+    from tb.uvm.simbuild import _digest, build_dir
+
+    first = write_toy(tmp_path)
+    same = tmp_path / "copy.yaml"
+    same.write_text(TOY_PROFILE.replace("a DUT that", "the DUT that"))
+    other = tmp_path / "other.yaml"
+    other.write_text(TOY_PROFILE.replace("{io_spare: 1}", "{io_spare: 0}"))
+    cfg = load_config("default")
+    dirs = {path: build_dir("verilator", cfg, False, "fast", str(path)) for path in (first, same, other)}
+    assert dirs[first] == dirs[same] != dirs[other]
+    assert _digest("verilator", cfg, False, "fast", str(first)) == _digest("verilator", cfg, False, "fast",
+                                                                            str(same))
+
+
 def test_cli_bad_profile_is_not_a_traceback(tmp_path):
     """Through the real command line: exit 2 and one line on stderr."""
     path = tmp_path / "bad.yaml"

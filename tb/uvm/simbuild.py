@@ -86,7 +86,7 @@ def defines_suffix() -> str:
 
 def build_dir(sim: str, cfg: VtaConfig, waves: bool, mode: str = "full", dut: str = NATIVE) -> Path:
     suffix = os.environ.get(BUILD_SUFFIX_VAR, "")
-    design = "" if is_native(dut) else f"{profile_of(dut).name}-"
+    design = "" if is_native(dut) else f"{profile_of(dut).name}-{foreign_key(dut)}-"
     return BUILD_ROOT / (f"uvm-{design}{config_key(cfg)}-{sim}{'-fast' if mode == 'fast' else ''}"
                          f"{'-waves' if waves else ''}"
                          f"{'-cov' if coverage_args(sim) else ''}{rtl_suffix()}{defines_suffix()}"
@@ -98,12 +98,22 @@ def _digest(sim: str, cfg: VtaConfig, waves: bool, mode: str, dut: str = NATIVE)
                      f"{sorted(rtl_defines().items())}".encode())
     h.update(json.dumps(dict(sorted(cfg.values.items()))).encode())
     if not is_native(dut):
-        h.update(foreign_wrapper(dut).encode())
-        h.update(json.dumps(foreign_parameters(dut, mode)).encode())
+        h.update(foreign_key(dut).encode())
     for path in sources(sim, mode, dut) + rtl_headers() + tb_headers():
         h.update(path.name.encode())
         h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def foreign_key(dut: str) -> str:
+    """What a foreign DUT's build depends on besides its sources: the wrapper's code (its
+    comments, which name the profile's file, left out) and the parameters of both modes.
+    It names the build directory, so two profiles of one design share a build and two
+    designs never rebuild each other's directory while a simulation runs from it."""
+    code = "\n".join(line for line in foreign_wrapper(dut).splitlines()
+                     if not line.lstrip().startswith("//"))
+    params = [foreign_parameters(dut, m) for m in ("full", "fast")]
+    return hashlib.sha1((code + json.dumps(params)).encode()).hexdigest()[:8]
 
 
 def foreign_wrapper(dut: str) -> str:
