@@ -22,6 +22,7 @@ import json
 from typing import Iterable, Mapping
 
 from models import config as C
+from models import widths as W
 from models.config import VtaConfig
 from models.isa import (
     ENUM_FIELDS,
@@ -84,7 +85,7 @@ def disasm_uop(uop: Mapping[str, int]) -> str:
 
 def disasm_bytes(cfg: VtaConfig, data: bytes, uop: bool = False) -> list[str]:
     """Disassemble a binary; undecodable instruction words become ``.insn`` lines."""
-    size = C.UOP_BYTES if uop else C.INSN_BYTES
+    size = W.UOP_BYTES if uop else W.INSN_BYTES
     if len(data) % size:
         raise AsmError(f"{len(data)} bytes is not a whole number of {size}-byte "
                        f"{'micro-ops' if uop else 'instructions'}")
@@ -103,7 +104,7 @@ def disasm_bytes(cfg: VtaConfig, data: bytes, uop: bool = False) -> list[str]:
 
 def to_json_lines(cfg: VtaConfig, data: bytes, uop: bool = False) -> list[str]:
     """One JSON object per instruction (or micro-op) with hw_spec field names."""
-    size = C.UOP_BYTES if uop else C.INSN_BYTES
+    size = W.UOP_BYTES if uop else W.INSN_BYTES
     if len(data) % size:
         raise AsmError(f"{len(data)} bytes is not a whole number of {size}-byte words")
     out = []
@@ -128,8 +129,8 @@ def _number(token: str, where: str) -> int:
     if len(token) - len(digits) > 1 or not body or any(c not in valid for c in body):
         raise AsmError(f"{where}: {_show(token)} is not a number (decimal or 0x hex)")
     value = int(token, 16) if hexa else int(token) if len(body) <= 40 else 1 << 200
-    if abs(value) >> C.INSN_BITS:
-        raise AsmError(f"{where}: {_show(token)} is too large for any field (over {C.INSN_BITS} bits)")
+    if abs(value) >> W.INSN_BITS:
+        raise AsmError(f"{where}: {_show(token)} is too large for any field (over {W.INSN_BITS} bits)")
     return value
 
 
@@ -150,7 +151,7 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
         if len(words) != 2:
             raise AsmError(f"{where}: .insn takes exactly one value")
         value = _number(words[1], where)
-        if not 0 <= value < (1 << C.INSN_BITS):
+        if not 0 <= value < (1 << W.INSN_BITS):
             raise AsmError(f"{where}: .insn value does not fit 128 bits")
         return value
     if uop:
@@ -189,7 +190,7 @@ def parse_line(cfg: VtaConfig, line: str, where: str, uop: bool = False) -> int 
 
 def assemble(cfg: VtaConfig, lines: Iterable[str], source: str = "<text>", uop: bool = False) -> bytes:
     """Assemble text lines into little-endian instruction (or micro-op) words."""
-    size = C.UOP_BYTES if uop else C.INSN_BYTES
+    size = W.UOP_BYTES if uop else W.INSN_BYTES
     out = bytearray()
     for n, line in enumerate(lines, 1):
         word = parse_line(cfg, line, f"{source}:{n}", uop)
@@ -200,7 +201,7 @@ def assemble(cfg: VtaConfig, lines: Iterable[str], source: str = "<text>", uop: 
 
 def assemble_json(cfg: VtaConfig, lines: Iterable[str], source: str = "<json>", uop: bool = False) -> bytes:
     """Inverse of :func:`to_json_lines`: one JSON object per non-blank line."""
-    size = C.UOP_BYTES if uop else C.INSN_BYTES
+    size = W.UOP_BYTES if uop else W.INSN_BYTES
     out = bytearray()
     for n, line in enumerate(lines, 1):
         if not line.strip():

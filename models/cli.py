@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from models.argtypes import OneLineParser, positive_int, seed
-from models.config import RANGES, ConfigError, VtaConfig, load_config, text_line
+from models.config import RANGES, ConfigError, VtaConfig, text_line
 from models.dram import DramError
 from models.genlib.presets import PRESETS
 from models.isa import EncodingError
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from models.vector import Vector, VectorError, find_vectors, load_vector
 
 if TYPE_CHECKING:

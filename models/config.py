@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from models.isa import layout_error
+from models.widths import INSN_BYTES, MEMOP_SRAM_ADDR_BITS, UOP_BYTES
+
 #: Upstream's vta_config.json keys plus the documented extras (LOG_BUS_WIDTH and the
 #: two queue depths of the RTL build, which the checker needs to decide deadlock).
 DEFAULTS: dict[str, int] = {
@@ -43,21 +46,6 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "CMD_QUEUE_DEPTH": (1, 64, "command queues hold 1..64 instructions"),
     "TOKEN_QUEUE_DEPTH": (1, 255, "token counters hold 1..255 tokens"),
 }
-
-#: Fixed widths of upstream's hw_spec.h that do not depend on the configuration.
-MEMOP_SRAM_ADDR_BITS = 16
-MEMOP_DRAM_ADDR_BITS = 32
-MEMOP_SIZE_BITS = 16
-MEMOP_STRIDE_BITS = 16
-MEMOP_PAD_BITS = 4
-LOOP_ITER_BITS = 14
-LOOP_MAX = (1 << LOOP_ITER_BITS) - 1   # the largest iter_out / iter_in
-ALU_IMM_BITS = 16
-INSN_BITS = 128
-UOP_BITS = 32
-INSN_BYTES = INSN_BITS // 8
-UOP_BYTES = UOP_BITS // 8
-
 
 class ConfigError(ValueError):
     """A configuration that breaks a rule of spec section 1; the message names the key."""
@@ -136,9 +124,9 @@ class VtaConfig:
             merged[key] = value
         object.__setattr__(self, "values", merged)
         self._check_depths()
-        # Imported here: isa needs a config to lay out fields, config needs isa to check fit.
-        from models.isa import check_layout_fits
-        check_layout_fits(self)
+        error = layout_error(self)
+        if error:
+            raise ConfigError(f"{self.source}: {error}")
 
     def _check_depths(self) -> None:
         for name in ("UOP", "INP", "WGT", "ACC"):
@@ -304,22 +292,3 @@ class VtaConfig:
 
 
 CONFIG_DIR = Path(__file__).resolve().parent / "configs"
-
-
-def load_config(spec: str | Path | None) -> VtaConfig:
-    """Resolve a configuration argument: None (defaults), a shipped name, ``random:SEED``
-    (a configuration drawn from the seed, models/randcfg.py) or a JSON path."""
-    if spec is None:
-        return VtaConfig()
-    text = str(spec)
-    if text.startswith("random:"):
-        from models.randcfg import parse  # it builds on VtaConfig, defined here
-        return parse(text)
-    shipped = CONFIG_DIR / f"{text}.json"
-    if text and not text.endswith(".json") and "/" not in text and shipped.is_file():
-        return VtaConfig.from_file(shipped)
-    if not text or not (Path(text).exists() or Path(text).is_symlink()):
-        from models.spec.configs import SHIPPED_CONFIGS  # it reads CONFIG_DIR, defined here
-        raise ConfigError(f"{text!r}: configuration file not found, and not a shipped "
-                          f"configuration ({', '.join(SHIPPED_CONFIGS)})")
-    return VtaConfig.from_file(text)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.dram import ADDR_LIMIT, Dram
 from models.isa import Insn, Opcode, decode_insn
 from models.spec import module_of
+from models.widths import INSN_BYTES
 
 #: Instructions read per DRAM access when decoding stops at the first FINISH.
 BATCH = 4096

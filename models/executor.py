@@ -29,7 +29,7 @@ from typing import Callable, Iterator, Mapping
 
 import numpy as np
 
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.decode import DecodedProgram, decode_program
 from models.dram import ADDR_LIMIT, Dram
 from models.isa import AluOp, MemType, Opcode, layout
@@ -45,6 +45,7 @@ from models.spec import (
     module_of,
 )
 from models.vector import Image, Vector
+from models.widths import INSN_BYTES
 
 #: Loop iterations handled per vectorised batch; bounds memory for huge GEMM/ALU loops.
 CHUNK = 1 << 19

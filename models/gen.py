@@ -28,7 +28,7 @@ import numpy as np
 
 from models.checker import check_vector
 from models.checker.tokens import FLAG_BITS, build_ops, simulate
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.executor import expected_images
 from models.genlib.knobs import GenKnobs
 from models.genlib.layout import element_bytes, place, relocate
@@ -40,6 +40,7 @@ from models.genlib.stages import StageBuilder
 from models.isa import Opcode, insns_to_bytes, uops_to_bytes
 from models.spec import module_of
 from models.vector import Image, Vector, save_vector
+from models.widths import INSN_BYTES
 
 __all__ = ["GenKnobs", "GenError", "generate", "generate_many", "build"]
 

@@ -11,12 +11,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import Iterable, Mapping, Protocol
 
-from models import config as C
+from models import widths as W
 
-if TYPE_CHECKING:
-    from models.config import VtaConfig
+
+class Depths(Protocol):
+    """What the layout reads of a configuration: the log2 buffer depths that size the index
+    fields (models/config.py's VtaConfig has them). A protocol, so that the configuration can
+    check its layout here without this module importing it back."""
+
+    @property
+    def log_uop_depth(self) -> int: ...
+    @property
+    def log_inp_depth(self) -> int: ...
+    @property
+    def log_wgt_depth(self) -> int: ...
+    @property
+    def log_acc_depth(self) -> int: ...
+    def __hash__(self) -> int: ...   # layouts are cached per configuration
 
 
 class Opcode(IntEnum):
@@ -88,7 +101,7 @@ class Depth:
     names: tuple[str, ...]
     plus: int = 0
 
-    def bits(self, cfg: "VtaConfig") -> int:
+    def bits(self, cfg: Depths) -> int:
         return max(getattr(cfg, f"log_{name}_depth") for name in self.names) + self.plus
 
 
@@ -96,14 +109,14 @@ class Depth:
 Width = int | Depth
 _UOP, _INP, _WGT, _ACC = Depth(("uop",)), Depth(("inp",)), Depth(("wgt",)), Depth(("acc",))
 _MEM_FIELDS: tuple[tuple[str, Width], ...] = (
-    *HEAD, ("memory_type", 3), ("sram_base", C.MEMOP_SRAM_ADDR_BITS),
-    ("dram_base", C.MEMOP_DRAM_ADDR_BITS), ("y_size", C.MEMOP_SIZE_BITS),
-    ("x_size", C.MEMOP_SIZE_BITS), ("x_stride", C.MEMOP_STRIDE_BITS),
-    ("y_pad_0", C.MEMOP_PAD_BITS), ("y_pad_1", C.MEMOP_PAD_BITS),
-    ("x_pad_0", C.MEMOP_PAD_BITS), ("x_pad_1", C.MEMOP_PAD_BITS))
+    *HEAD, ("memory_type", 3), ("sram_base", W.MEMOP_SRAM_ADDR_BITS),
+    ("dram_base", W.MEMOP_DRAM_ADDR_BITS), ("y_size", W.MEMOP_SIZE_BITS),
+    ("x_size", W.MEMOP_SIZE_BITS), ("x_stride", W.MEMOP_STRIDE_BITS),
+    ("y_pad_0", W.MEMOP_PAD_BITS), ("y_pad_1", W.MEMOP_PAD_BITS),
+    ("x_pad_0", W.MEMOP_PAD_BITS), ("x_pad_1", W.MEMOP_PAD_BITS))
 _LOOP_FIELDS: tuple[tuple[str, Width], ...] = (
     *HEAD, ("reset_reg", 1), ("uop_bgn", _UOP), ("uop_end", Depth(("uop",), 1)),
-    ("iter_out", C.LOOP_ITER_BITS), ("iter_in", C.LOOP_ITER_BITS),
+    ("iter_out", W.LOOP_ITER_BITS), ("iter_in", W.LOOP_ITER_BITS),
     ("dst_factor_out", _ACC), ("dst_factor_in", _ACC))
 #: Field order and widths of every layout kind, written once: :func:`layout` places them
 #: for a configuration and models/hdl_isa.py turns them into the RTL's rtl/vta_isa.vh.
@@ -112,38 +125,39 @@ FIELDS: dict[str, tuple[tuple[str, Width], ...]] = {
     "gemm": (*_LOOP_FIELDS, ("src_factor_out", _INP), ("src_factor_in", _INP),
              ("wgt_factor_out", _WGT), ("wgt_factor_in", _WGT)),
     "alu": (*_LOOP_FIELDS, ("src_factor_out", _ACC), ("src_factor_in", _ACC),
-            ("alu_opcode", 3), ("use_imm", 1), ("imm", C.ALU_IMM_BITS)),
+            ("alu_opcode", 3), ("use_imm", 1), ("imm", W.ALU_IMM_BITS)),
     "finish": tuple(HEAD),
     "uop": (("dst_idx", _ACC), ("src_idx", Depth(("acc", "inp"))), ("wgt_idx", _WGT)),
 }
 
 
-def width_bits(width: Width, cfg: "VtaConfig") -> int:
+def width_bits(width: Width, cfg: Depths) -> int:
     """Bits of a symbolic width under one configuration."""
     return width if isinstance(width, int) else width.bits(cfg)
 
 
 @lru_cache(maxsize=None)
-def _layouts(cfg: "VtaConfig") -> dict[str, tuple[Field, ...]]:
+def _layouts(cfg: Depths) -> dict[str, tuple[Field, ...]]:
     return {kind: _place((name, width_bits(width, cfg)) for name, width in fields)
             for kind, fields in FIELDS.items()}
 
 
-def layout(cfg: "VtaConfig", kind: str) -> tuple[Field, ...]:
+def layout(cfg: Depths, kind: str) -> tuple[Field, ...]:
     """Fields of one instruction kind ('mem', 'gemm', 'alu', 'finish') or of a 'uop'."""
     return _layouts(cfg)[kind]
 
 
-def check_layout_fits(cfg: "VtaConfig") -> None:
-    """Raise ConfigError if an instruction exceeds 128 bits or a micro-op 32 bits."""
+def layout_error(cfg: Depths) -> str | None:
+    """Why an instruction would exceed 128 bits or a micro-op 32 bits under ``cfg`` (None: it
+    fits). models/config.py raises it as the configuration's ConfigError."""
     for kind, fields in _layouts(cfg).items():
-        limit = C.UOP_BITS if kind == "uop" else C.INSN_BITS
+        limit = W.UOP_BITS if kind == "uop" else W.INSN_BITS
         last = fields[-1]
         if last.msb >= limit:
             what = "a micro-op" if kind == "uop" else f"a {kind.upper()} instruction"
-            raise C.ConfigError(
-                f"{cfg.source}: {what} needs {last.msb + 1} bits under this configuration "
-                f"(field '{last.name}' ends at bit {last.msb}), more than {limit}")
+            return (f"{what} needs {last.msb + 1} bits under this configuration "
+                    f"(field '{last.name}' ends at bit {last.msb}), more than {limit}")
+    return None
 
 
 def kind_of(opcode: int) -> str:
@@ -212,7 +226,7 @@ def _unpack(fields: tuple[Field, ...], word: int, total_bits: int, keep_unused: 
     return out
 
 
-def encode_insn(cfg: "VtaConfig", insn: Mapping[str, int], what: str = "instruction") -> int:
+def encode_insn(cfg: Depths, insn: Mapping[str, int], what: str = "instruction") -> int:
     """Pack an instruction dict (missing fields are 0) into a 128-bit integer."""
     if "opcode" not in insn:
         raise EncodingError(f"{what}: missing field 'opcode'")
@@ -220,42 +234,42 @@ def encode_insn(cfg: "VtaConfig", insn: Mapping[str, int], what: str = "instruct
         kind = kind_of(int(insn["opcode"]))
     except EncodingError as exc:
         raise EncodingError(f"{what}: {exc}") from None
-    return _pack(layout(cfg, kind), insn, what, C.INSN_BITS)
+    return _pack(layout(cfg, kind), insn, what, W.INSN_BITS)
 
 
-def decode_insn(cfg: "VtaConfig", word: int, keep_unused: bool = False) -> Insn:
+def decode_insn(cfg: Depths, word: int, keep_unused: bool = False) -> Insn:
     """Unpack a 128-bit instruction; the opcode must be legal (fields are not judged).
 
     With keep_unused, bits outside every field come back under 'unused_bits' (when
     non-zero) so that a disassembly can be re-assembled byte for byte.
     """
-    return _unpack(layout(cfg, kind_of(word & 7)), word, C.INSN_BITS, keep_unused)
+    return _unpack(layout(cfg, kind_of(word & 7)), word, W.INSN_BITS, keep_unused)
 
 
-def encode_uop(cfg: "VtaConfig", uop: Mapping[str, int], what: str = "micro-op") -> int:
+def encode_uop(cfg: Depths, uop: Mapping[str, int], what: str = "micro-op") -> int:
     """Pack a micro-op dict into a 32-bit integer."""
-    return _pack(layout(cfg, "uop"), uop, what, C.UOP_BITS)
+    return _pack(layout(cfg, "uop"), uop, what, W.UOP_BITS)
 
 
-def decode_uop(cfg: "VtaConfig", word: int, keep_unused: bool = False) -> dict[str, int]:
+def decode_uop(cfg: Depths, word: int, keep_unused: bool = False) -> dict[str, int]:
     """Unpack a 32-bit micro-op (see decode_insn for keep_unused)."""
-    return _unpack(layout(cfg, "uop"), word, C.UOP_BITS, keep_unused)
+    return _unpack(layout(cfg, "uop"), word, W.UOP_BITS, keep_unused)
 
 
-def insns_to_bytes(cfg: "VtaConfig", insns: Iterable[Mapping[str, int]]) -> bytes:
+def insns_to_bytes(cfg: Depths, insns: Iterable[Mapping[str, int]]) -> bytes:
     """Serialise instructions as 16-byte little-endian words."""
-    return b"".join(encode_insn(cfg, i, f"instruction {n}").to_bytes(C.INSN_BYTES, "little")
+    return b"".join(encode_insn(cfg, i, f"instruction {n}").to_bytes(W.INSN_BYTES, "little")
                     for n, i in enumerate(insns))
 
 
-def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction stream",
+def insns_from_bytes(cfg: Depths, data: bytes, what: str = "instruction stream",
                      keep_unused: bool = False) -> list[Insn]:
     """Parse 16-byte instructions; a ragged length or an illegal opcode is an error."""
-    if len(data) % C.INSN_BYTES:
-        raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {C.INSN_BYTES}")
+    if len(data) % W.INSN_BYTES:
+        raise EncodingError(f"{what}: {len(data)} bytes is not a multiple of {W.INSN_BYTES}")
     out = []
-    for n in range(len(data) // C.INSN_BYTES):
-        word = int.from_bytes(data[n * C.INSN_BYTES:(n + 1) * C.INSN_BYTES], "little")
+    for n in range(len(data) // W.INSN_BYTES):
+        word = int.from_bytes(data[n * W.INSN_BYTES:(n + 1) * W.INSN_BYTES], "little")
         try:
             out.append(decode_insn(cfg, word, keep_unused))
         except EncodingError as exc:
@@ -263,9 +277,9 @@ def insns_from_bytes(cfg: "VtaConfig", data: bytes, what: str = "instruction str
     return out
 
 
-def uops_to_bytes(cfg: "VtaConfig", uops: Iterable[Mapping[str, int]]) -> bytes:
+def uops_to_bytes(cfg: Depths, uops: Iterable[Mapping[str, int]]) -> bytes:
     """Serialise micro-ops as 4-byte little-endian words."""
-    return b"".join(encode_uop(cfg, u, f"micro-op {n}").to_bytes(C.UOP_BYTES, "little")
+    return b"".join(encode_uop(cfg, u, f"micro-op {n}").to_bytes(W.UOP_BYTES, "little")
                     for n, u in enumerate(uops))
 
 

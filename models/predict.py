@@ -26,12 +26,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from models.checker import CheckReport, check_decoded
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.decode import DecodedProgram, decode_program
 from models.executor import ExecResult, ProgramError, executable, execute_program, written_images
 from models.isa import Insn, MemType, Opcode
 from models.spec import MEMORY, MODULES, loads_nothing
 from models.vector import Image, Vector, check_insn_range
+from models.widths import INSN_BYTES
 
 #: The RTL counters predicted (tb/uvm/regs.py: COUNTERS names them all).
 COUNTERS = ("GEMM_UOPS", "ALU_UOPS", "RD_BYTES", "WR_BYTES", "DISPATCHED", "LOAD_INSNS",

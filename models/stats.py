@@ -19,11 +19,11 @@ from collections import Counter
 from enum import IntEnum
 from typing import Iterable, Mapping
 
-from models.config import LOOP_MAX
 from models.decode import decode_program
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.spec import FLAG_QUEUE, LEGAL_FLAGS, QUEUES, module_of
 from models.vector import Vector
+from models.widths import LOOP_MAX
 
 PADS = ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1")
 FACTORS = tuple(f"{role}_factor_{loop}" for role in ("dst", "src", "wgt") for loop in ("out", "in"))

@@ -54,11 +54,12 @@ from collections import deque
 from dataclasses import dataclass, field
 from math import gcd
 
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.decode import DecodedProgram, decode_program
 from models.isa import DEP_FLAGS, Insn, MemType, Opcode
 from models.spec import FLAG_QUEUE, MEMORY, MODULES, POP_FLAGS, PUSH_FLAGS, QUEUES
 from models.vector import Vector
+from models.widths import INSN_BYTES
 
 #: Beats per fetch burst, and beats its FIFO holds: fetch requests a burst only while the
 #: beats requested and not yet taken by its gearbox, plus the burst, fit (rtl/vta_fetch.v).

@@ -19,8 +19,8 @@ import tempfile
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from models.config import load_config
 from models.predict import predict
+from models.spec.configs import load_config
 from models.vector import load_vector, save_vector
 from tb import sweep_programs as P
 from tb.uvm.api import explain, program_jobs, run_jobs

@@ -26,11 +26,12 @@ from typing import Callable
 
 import numpy as np
 
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.isa import AluOp, Opcode, layout, uops_to_bytes
 from models.predict import predict
 from models.progbuild import Program, UopRange
 from models.vector import Vector
+from models.widths import INSN_BYTES
 from tb.sweep_programs import INSN_ADDR, REGIONS, model_expect, program, rand_bytes
 
 Step = Callable[[], None]

@@ -13,7 +13,8 @@ import zlib
 
 import numpy as np
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
+from models.spec.configs import load_config
 from vectors.programs import Program, as_bytes
 from vectors.reference import I32_MAX, I32_MIN
 

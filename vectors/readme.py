@@ -6,8 +6,8 @@ disk; the introduction explains how the expectations are computed.
 """
 from __future__ import annotations
 
-from models.config import load_config
 from models.spec import SHIPPED_CONFIGS, shipped_name
+from models.spec.configs import load_config
 from models.vector import Vector
 
 

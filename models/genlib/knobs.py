@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from models.config import LOOP_MAX
 from models.genlib.rand import between, chance
+from models.widths import LOOP_MAX
 
 
 @dataclass(frozen=True)

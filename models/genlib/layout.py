@@ -13,13 +13,14 @@ from typing import Mapping
 
 import numpy as np
 
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.dram import ADDR_LIMIT
 from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, chance
 from models.isa import MemType, Opcode
 from models.spec import BASE_OF, MEMORY, MEMTYPE_OF
 from models.vector import BASE_NAMES
+from models.widths import INSN_BYTES
 
 #: The pools: the program, then one per memory type, named by its kind (models.spec.MEMORY).
 #: The order is part of the generator's random stream: pools are placed in a permutation of it.

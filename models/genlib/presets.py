@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from models.config import LOOP_MAX
 from models.genlib.knobs import GenKnobs
+from models.widths import LOOP_MAX
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from models.config import LOOP_MAX
 from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, between, chance, pick
 from models.isa import AluOp
+from models.widths import LOOP_MAX
 
 Window = tuple[int, int]
 PAD_FIELDS = ("y_pad_0", "y_pad_1", "x_pad_0", "x_pad_1")

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.asm import AsmError, assemble, assemble_json, disasm_bytes, to_json_lines
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
+from models.spec.configs import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = """\

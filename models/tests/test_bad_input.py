@@ -132,7 +132,7 @@ def program(text: list[str], data: dict[int, bytes] | None = None, bases: dict[s
     """A vector of hand-written assembly at 0x1000 (no expect) in {tmp}/at."""
     def run(tmp: Path) -> None:
         from models.asm import assemble
-        from models.config import load_config
+        from models.spec.configs import load_config
         from models.vector import Image, Vector, save_vector
         config = load_config(cfg)
         insns = assemble(config, text)

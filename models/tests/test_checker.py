@@ -11,9 +11,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from models.checker import RULES, CheckReport, check_program, check_vector, findings_of
-from models.config import load_config
 from models.dram import Dram
 from models.isa import AluOp, MemType, Opcode, insns_to_bytes, uops_to_bytes
+from models.spec.configs import load_config
 from models.vector import Image, Vector
 
 CFG = load_config("small")  # every buffer 256 entries; INP/OUT elements 4 B, WGT/ACC 16 B

@@ -6,9 +6,9 @@ import pytest
 
 from models import compare as cmp
 from models.compare import compare_images, compare_vector
-from models.config import load_config
 from models.dram import Dram
 from models.isa import MemType
+from models.spec.configs import load_config
 from models.tests.progs import Prog, finish, load, store
 from models.vector import Image
 

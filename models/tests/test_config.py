@@ -3,7 +3,8 @@ import json
 
 import pytest
 
-from models.config import CONFIG_DIR, ConfigError, VtaConfig, load_config
+from models.config import CONFIG_DIR, ConfigError, VtaConfig
+from models.spec.configs import load_config
 
 
 def test_default_derived_values_match_spec() -> None:

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models import executor as ex
-from models.config import load_config
 from models.dram import Dram
 from models.executor import ProgramError, execute, expected_images
 from models.isa import AluOp, MemType, insns_to_bytes
+from models.spec.configs import load_config
 from models.tests.progs import INSN_ADDR, Prog, alu, finish, gemm, load, store
 
 DEFAULT = load_config(None)

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.executor import run_vector, written_images
 from models.gen import GenError, GenKnobs, build, generate, generate_many
 from models.spec import SHIPPED_CONFIGS, module_of
+from models.spec.configs import load_config
 from models.stats import collect, format_stats, missing, program_of
 
 SMALL = load_config("small")

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from models.config import CONFIG_DIR, VtaConfig, load_config
+from models.config import CONFIG_DIR, VtaConfig
 from models.isa import (
     EncodingError,
     Opcode,
@@ -19,6 +19,7 @@ from models.isa import (
     layout,
     to_symbolic,
 )
+from models.spec.configs import load_config
 
 CONFIGS = [load_config(p.stem) for p in sorted(CONFIG_DIR.glob("*.json"))]
 

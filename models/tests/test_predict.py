@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from models.checker import check_vector
-from models.config import load_config
 from models.executor import ProgramError, run_vector, written_images
 from models.isa import AluOp, uops_to_bytes
 from models.predict import InsnCost, predict
 from models.progbuild import Program, UopRange
+from models.spec.configs import load_config
 from models.vector import Vector, find_vectors, load_vector
 
 SMALL = load_config("small")  # bus 8 bytes; INP 4, WGT 16, OUT 4, UOP 4 bytes per element

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from models.cli import main
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.executor import run_vector, written_images
 from models.gen import GenKnobs, build, generate
 from models.genlib.knobs import WIDE_KNOBS
 from models.genlib.presets import PRESETS, preset_knobs
+from models.spec.configs import load_config
 from models.stats import WIDE, collect, format_stats
 from models.vector import load_vector
 

@@ -6,9 +6,10 @@ from collections import Counter
 import pytest
 
 from models.cli import main
-from models.config import ConfigError, VtaConfig, load_config
+from models.config import ConfigError, VtaConfig
 from models.gen import generate
 from models.randcfg import MAX_MACS, sample_config, sample_values
+from models.spec.configs import load_config
 
 SEEDS = range(600)
 

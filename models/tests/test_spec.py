@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.config import CONFIG_DIR, VtaConfig, load_config
+from models.config import CONFIG_DIR, VtaConfig
 from models.isa import MemType, Opcode
 from models.spec import (
     BASE_OF,
@@ -19,6 +19,7 @@ from models.spec import (
     module_of,
     shipped_name,
 )
+from models.spec.configs import load_config
 
 
 def test_flag_table_is_the_one_of_spec_section_4():

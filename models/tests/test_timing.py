@@ -24,10 +24,11 @@ import time
 import numpy as np
 import pytest
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.decode import decode_program
 from models.isa import MemType, Opcode, insns_to_bytes
 from models.progbuild import Program, UopRange
+from models.spec.configs import load_config
 from models.timing import TimingError, TimingEstimate, estimate, estimate_vector, insn_work
 from models.vector import Image, Vector
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.dram import Dram, DramError
+from models.spec.configs import load_config
 from models.vector import Image, Vector, VectorError, find_vectors, load_vector, save_vector
 
 

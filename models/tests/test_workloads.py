@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from models.compare import compare_vector
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.predict import predict
+from models.spec.configs import load_config
 from models.vector import load_vector
 from models.workloads import layout, reference, workload
 from models.workloads.designs import design_points, macs_per_cycle, resolve, sram_bytes

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from models.config import LOOP_ITER_BITS, VtaConfig
+from models.config import VtaConfig
+from models.widths import LOOP_ITER_BITS
 from models.workloads.layers import Layer, WorkloadError
 from models.workloads.layout import blocks
 

@@ -25,9 +25,10 @@ import numpy as np
 
 from models.asm import assemble
 from models.checker import check_vector
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.executor import expected_images
 from models.vector import Image, Vector, save_vector
+from models.widths import INSN_BYTES
 
 REGIONS = ("insn", "uop", "inp", "wgt", "acc", "out")
 LOW = {"insn": 0x1000, "uop": 0x10000, "inp": 0x100000, "wgt": 0x200000, "acc": 0x300000,

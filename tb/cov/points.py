@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from models.config import LOOP_MAX, VtaConfig
+from models.config import VtaConfig
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.spec import LEGAL_FLAGS, MEMORY
 from models.stats import FACTORS, MANY_ROWS, PADS, UOP_BINS, bin_label
+from models.widths import LOOP_MAX
 from tb.uvm import regs
 
 MODULES = ("load", "compute", "store")

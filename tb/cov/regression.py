@@ -43,8 +43,8 @@ from distributed import Client
 
 from models.argtypes import OneLineParser, positive_int
 from models.argtypes import seed as seed_arg
-from models.config import load_config
 from models.gen import GenKnobs, generate
+from models.spec.configs import load_config
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, data, report, steer, waivers
 from tb.cov.testplan import job_kind

@@ -17,8 +17,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.config import ConfigError, VtaConfig, load_config
+from models.config import ConfigError, VtaConfig
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.duts.differences import DIFFERENCES, LIMITS
 from tb.duts.probes import PROBE_CHECKS
 from tb.duts.regmap import RegisterMap, read_registers

@@ -20,8 +20,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam
 
-from models.config import INSN_BYTES
 from models.isa import Opcode, encode_insn
+from models.widths import INSN_BYTES
 from tb.duts.profile import load
 
 PROFILE_VAR = "VTA_DUT_PROFILE"

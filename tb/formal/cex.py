@@ -41,10 +41,11 @@ from pathlib import Path
 
 from models.argtypes import OneLineParser
 from models.checker import check_vector
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.executor import ProgramError, run_vector, written_images
 from models.isa import MemType, Opcode
 from models.progbuild import Program, ProgramBuildError
+from models.spec.configs import load_config
 from models.vector import BASE_NAMES, Image, Vector, VectorError, save_vector
 from tb.runner import ROOT
 

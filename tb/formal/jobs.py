@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
+from models.spec.configs import load_config
 
 Mode = Literal["prove", "bmc"]
 

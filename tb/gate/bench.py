@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_int
-from models.config import load_config
+from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
 from tb.duts.schema import ProfileError

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from models.config import load_config
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.mutate import equiv, history, report
 from tb.mutate.execute import STOPPING, Limits, Outcome, run_design
 from tb.mutate.mutant import copy_design, directory_name, unified_diff, write_mutant

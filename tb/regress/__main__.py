@@ -26,7 +26,8 @@ from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_float, positive_int
 from models.argtypes import seed as seed_arg
-from models.config import ConfigError, load_config
+from models.config import ConfigError
+from models.spec.configs import load_config
 from tb.regress import engine, plan
 from tb.regress.engine import ChunkResult, EngineError
 from tb.regress.plan import Chunk, Params, PlanError

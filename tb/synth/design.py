@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from models.config import ConfigError, load_config
+from models.config import ConfigError
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.duts.profile import DEFAULT_PROFILE, load
 from tb.duts.rtlports import Port, top_ports
 from tb.runner import RTL_DIR

@@ -4,10 +4,11 @@ from __future__ import annotations
 import random
 
 from models.asm import parse_line
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.gen import generate
 from models.isa import decode_insn
 from models.spec import module_of
+from models.spec.configs import load_config
 from models.stats import program_of
 from tb.cov import steer
 from tb.cov.model import CovModel

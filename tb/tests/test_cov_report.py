@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.gen import generate
+from models.spec.configs import load_config
 from tb.cov import data, report, steer, testplan, waivers
 from tb.cov.codecov import figures, parse_dat
 from tb.cov.points import all_bins

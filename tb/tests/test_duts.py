@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.predict import COUNTERS as MODEL_COUNTERS
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.duts import profile as prof
 from tb.duts import wrapper
 from tb.duts.differences import DIFFERENCES

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from models.config import DEFAULTS, load_config
+from models.config import DEFAULTS
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.runner import ROOT, RTL_DIR, rtl_headers, rtl_sources, sim_env
 
 CORE = ROOT / "rtl" / "vta.core"

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.breaks import BREAKS
 from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 

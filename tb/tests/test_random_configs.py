@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.gen import generate
+from models.spec.configs import load_config
 from models.vector import save_vector
 from tb.runner import ROOT
 from tb.uvm.jobs import Job, random_config

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from models.asm import parse_line
-from models.config import load_config
 from models.isa import decode_insn
+from models.spec.configs import load_config
 from tb.uvm import regs
 from tb.uvm.claims import FLOW_CLAIMS, RTL_CLAIMS, SPEC_CLAIMS, native_view
 from tb.uvm.flows import HELD, IGNORED_COUNT, SWEEP, last_held, sweep_offsets

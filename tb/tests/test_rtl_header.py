@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from models import hdl_isa
-from models.config import ConfigError, VtaConfig, load_config
+from models.config import ConfigError, VtaConfig
 from models.isa import FIELDS, layout
+from models.spec.configs import load_config
 from tb.runner import RTL_DIR
 
 #: LOG_BLOCK 1..5 with small buffers (LOG_BATCH varied too).

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.predict import predict
 from models.spec import SHIPPED_CONFIGS as SHIPPED
+from models.spec.configs import load_config
 from tb import sweep_programs as P
 from tb.tests.test_lint import EXTRA_CONFIGS
 from tb.uvm.api import explain, run_jobs

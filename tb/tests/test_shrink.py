@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from models.checker import check_vector
-from models.config import load_config
 from models.gen import generate
+from models.spec.configs import load_config
 from tb.runner import ROOT
 from tb.uvm.progedit import Program, apply_edits, candidate, drop, field_edits, partners, trim
 from tb.uvm.shrink import main

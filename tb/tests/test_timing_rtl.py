@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
 from models.gen import generate
+from models.spec.configs import load_config
 from models.timing import estimate_vector
 from models.vector import Vector, save_vector
 from tb import sweep_programs as P

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from models.checker import check_vector
-from models.config import load_config
 from models.decode import decode_program
 from models.gen import generate
 from models.genlib.restrict import Limits
 from models.isa import AluOp, Opcode
 from models.progbuild import Program, UopRange, as_bytes
+from models.spec.configs import load_config
 from models.vector import Vector
 from models.workloads import workload
 from models.workloads.layers import LAYER_NAMES

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from models.config import load_config
+from models.spec.configs import load_config
 from tb.runner import ROOT
 from tb.uvm.negative_programs import write_deadlock_vector
 from tb.uvm.run import runnable_vector_jobs

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.config import load_config
+from models.spec.configs import load_config
 from tb.uvm.api import explain
 from tb.uvm.flows import launch_program
 from tb.uvm.hostvar import variants

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from models.asm import assemble
-from models.config import load_config
+from models.spec.configs import load_config
 from models.vector import Image, Vector, save_vector
 from tb.runner import ROOT
 from tb.uvm.jobs import Job

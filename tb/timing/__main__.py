@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from models.config import ConfigError, load_config
+from models.config import ConfigError
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from tb.duts.profile import DEFAULT_PROFILE
 from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError

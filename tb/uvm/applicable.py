@@ -36,10 +36,11 @@ from typing import Any
 
 from models.checker import check_vector
 from models.checker.tokens import max_outstanding
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.gen import GenError, generate
 from models.isa import AluOp, MemType, Opcode
 from models.spec import QUEUES
+from models.spec.configs import load_config
 from models.vector import Vector, load_vector
 from tb.duts.differences import DIFFERENCES
 from tb.duts.semantics import MODELLED, divergences

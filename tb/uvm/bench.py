@@ -26,8 +26,9 @@ import time
 from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_int
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.gen import GenKnobs, generate
+from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
 from tb.uvm.jobs import Job

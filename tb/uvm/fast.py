@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from cocotb.triggers import Event, FallingEdge, First, RisingEdge, Timer, ValueChange
 from pyuvm import ConfigDB, uvm_component, uvm_env
 
-from models.config import load_config
 from models.dram import Dram
+from models.spec.configs import load_config
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import BEATS, HostMap

@@ -19,7 +19,8 @@ import os
 import shutil
 from pathlib import Path
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
+from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import edge_programs as edge
 from tb import sweep_programs as sweep

@@ -14,9 +14,10 @@ from typing import Any, Callable, Sequence
 from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
-from models.config import VtaConfig, load_config
+from models.config import VtaConfig
 from models.gen import generate
 from models.isa import Insn, MemType, Opcode
+from models.spec.configs import load_config
 from models.spec.memory import module_of
 from models.timing import estimate_vector
 from models.vector import Vector

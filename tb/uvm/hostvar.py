@@ -30,7 +30,7 @@ from typing import Any, Callable
 from cocotb.triggers import ClockCycles
 from pyuvm import uvm_sequence
 
-from models.config import load_config
+from models.spec.configs import load_config
 from models.vector import BASE_NAMES as BASES
 from tb.uvm.claims import RegView, view
 from tb.uvm.context import JobContext

@@ -23,9 +23,9 @@ from cocotb.clock import Clock
 from cocotb.triggers import Timer
 from pyuvm import ConfigDB, uvm_root, uvm_test
 
-from models.config import load_config
 from models.executor import ProgramError
 from models.gen import GenError, generate
+from models.spec.configs import load_config
 from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.uvm.applicable import runs_on
 from tb.uvm.dutlog import DutLog

@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from models.checker import check_vector
-from models.config import INSN_BYTES, VtaConfig
+from models.config import VtaConfig
 from models.decode import decode_program
 from models.executor import ProgramError, run_vector, written_images
 from models.isa import MemType, Opcode, insns_to_bytes
 from models.spec import FLAG_QUEUE, POP_FLAGS, PUSH_FLAGS, module_of
 from models.vector import Image, Vector, VectorError
+from models.widths import INSN_BYTES
 
 #: (field, smallest value) the shrinker moves each field of a LOAD/STORE or GEMM/ALU toward.
 MEM_FIELDS = (("y_size", 1), ("x_size", 1), ("y_pad_0", 0), ("y_pad_1", 0), ("x_pad_0", 0),

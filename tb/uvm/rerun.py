@@ -24,7 +24,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from models.config import ConfigError, load_config
+from models.config import ConfigError
+from models.spec.configs import load_config
 from models.vector import VectorError
 from tb.duts.schema import ProfileError
 from tb.uvm.dutmap import NATIVE, is_native, profile_of

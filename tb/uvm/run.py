@@ -36,9 +36,10 @@ from pathlib import Path
 from models.argtypes import OneLineParser, positive_float, positive_int
 from models.argtypes import seed as seed_arg
 from models.checker import check_vector
-from models.config import ConfigError, VtaConfig, load_config
+from models.config import ConfigError, VtaConfig
 from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
+from models.spec.configs import load_config
 from models.vector import Vector, VectorError, find_vectors, load_vector, save_vector
 from tb.duts.schema import ProfileError
 from tb.gate.spec import NetlistError

@@ -77,7 +77,7 @@ class SimSession:
 
     def _start(self) -> None:
         """A fresh simulator process waiting on its own queue directory."""
-        from models.config import load_config
+        from models.spec.configs import load_config
         from tb.uvm.simbuild import build, run_plan_test
 
         bdir = build(self.sim, load_config(self.config), False, self.mode, self.dut)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from models.config import load_config
 from models.gen import generate
 from models.isa import AluOp, Opcode
+from models.spec.configs import load_config
 from tb.uvm.jobs import Job
 from tb.uvm.progedit import Program
 from tb.uvm.simbuild import DEFINES_VAR

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_int
-from models.config import ConfigError, VtaConfig, load_config
+from models.config import ConfigError, VtaConfig
 from models.predict import predict
+from models.spec.configs import load_config
 from models.timing import estimate
 from models.vector import VectorError, save_vector
 from models.workloads import WorkloadError, workload
