@@ -21,6 +21,8 @@ from models.config import ConfigError, VtaConfig
 from models.spec import SHIPPED_CONFIGS
 from models.spec.configs import load_config
 from tb.duts.differences import DIFFERENCES, LIMITS
+from tb.duts.netlist import PREFIX as NETLIST_PREFIX
+from tb.duts.netlist import parse as parse_netlist
 from tb.duts.probes import PROBE_CHECKS
 from tb.duts.regmap import RegisterMap, read_registers
 from tb.duts.rtlports import Port, RtlError, top_ports
@@ -104,13 +106,11 @@ class Profile:
 
 def resolve(spec: str | Path) -> Path:
     """A profile argument: a name (tb/duts/NAME/profile.yaml), a netlist of rtl/
-    (``netlist:CONFIG[:SCRIPT]``: its generated profile under build/gate/, tb/gate/spec.py)
+    (``netlist:CONFIG[:SCRIPT]``: its generated profile under build/gate/, tb/duts/netlist.py)
     or a path to a YAML file."""
     text = str(spec)
-    if text.startswith("netlist:"):
-        from tb.gate.scripts import NAMES
-        from tb.gate.spec import parse
-        return parse(text, NAMES).profile()
+    if text.startswith(NETLIST_PREFIX):
+        return parse_netlist(text).profile()
     if "/" not in text and not text.endswith((".yaml", ".yml")):
         return PROFILES_DIR / text / PROFILE_FILE
     return Path(text)
@@ -125,10 +125,8 @@ def load(spec: str | Path = DEFAULT_PROFILE, config: str | None = None) -> Profi
     """Read and check a profile; ``config`` (a configuration name or JSON path) replaces the
     profile's own, which only a design taking the configuration as parameters allows."""
     path = resolve(spec)
-    if not path.exists() and str(spec).startswith("netlist:"):
-        from tb.gate.scripts import NAMES
-        from tb.gate.spec import parse
-        raise ProfileError(f"{spec}: the netlist is not built (`{parse(str(spec), NAMES).command}` "
+    if not path.exists() and str(spec).startswith(NETLIST_PREFIX):
+        raise ProfileError(f"{spec}: the netlist is not built (`{parse_netlist(str(spec)).command}` "
                            f"builds it; a run on it builds it itself)")
     if not path.exists() and "/" not in str(spec) and not str(spec).endswith((".yaml", ".yml")):
         raise ProfileError(f"{spec}: no such profile (shipped: {', '.join(names())})")

@@ -2,7 +2,7 @@
 
 `make sim NETLIST=1 [CONFIG=small]` runs make sim's set on the netlist of a configuration
 instead of rtl/: the netlist is a DUT like any other (tb/duts), named ``netlist:CONFIG``
-(tb/gate/spec.py), whose profile this package generates next to it. The profile says the
+(tb/duts/netlist.py), whose profile this package generates next to it. The profile says the
 netlist is rtl/'s (its registers, counters and status words are rtl/'s, so every check made
 through them holds) and names the checks bound to rtl/'s internal nets, which a flat
 netlist does not keep, as not checked with the reason (tb/duts/probes.py).

@@ -10,21 +10,20 @@ from __future__ import annotations
 import sys
 
 from models.argtypes import OneLineParser
+from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistError, SpecError, parse
 from tb.gate.build import build
-from tb.gate.scripts import NAMES
-from tb.gate.spec import DEFAULT_CONFIG, DEFAULT_SCRIPT, NetlistError, SpecError, parse
 from tb.runner import ROOT
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m tb.gate", description=__doc__.splitlines()[0])
     parser.add_argument("--config", default=DEFAULT_CONFIG, help="a shipped configuration")
-    parser.add_argument("--script", default=DEFAULT_SCRIPT, choices=NAMES,
+    parser.add_argument("--script", default=DEFAULT_SCRIPT, choices=SCRIPTS,
                         help="abc (make sim NETLIST=1), techmap (no ABC: make test's smoke), "
                              "broken (test-only: a deliberately broken synthesis)")
     args = parser.parse_args(argv)
     try:
-        spec = parse(f"netlist:{args.config}:{args.script}", NAMES)
+        spec = parse(f"netlist:{args.config}:{args.script}")
     except SpecError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

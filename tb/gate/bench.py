@@ -23,9 +23,8 @@ from models.argtypes import OneLineParser, positive_int
 from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
+from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistError, NetlistSpec
 from tb.duts.schema import ProfileError
-from tb.gate.scripts import NAMES
-from tb.gate.spec import DEFAULT_CONFIG, DEFAULT_SCRIPT, NetlistError, NetlistSpec
 from tb.uvm.dutmap import NATIVE, profile_of
 from tb.uvm.jobs import Job
 from tb.uvm.run import prepare_env, run_all
@@ -58,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m tb.gate.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--sim", choices=("icarus", "verilator", "all"), default="all")
     parser.add_argument("--config", default=DEFAULT_CONFIG)
-    parser.add_argument("--script", choices=NAMES, default=DEFAULT_SCRIPT)
+    parser.add_argument("--script", choices=SCRIPTS, default=DEFAULT_SCRIPT)
     parser.add_argument("--outer", type=positive_int, default=N_OUT,
                         help=f"the GEMM's outer iterations (default {N_OUT}): cycles grow with it")
     args = parser.parse_args(argv)

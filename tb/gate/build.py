@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tb.duts import probes
+from tb.duts.netlist import GATE_TOP, NETLIST_FILE, OUT, NetlistError, NetlistSpec
 from tb.duts.profile import DEFAULT_PROFILE, resolve
 from tb.gate import profile as gate_profile
 from tb.gate import scripts as gate_scripts
 from tb.gate.profile import profile_yaml
 from tb.gate.scripts import STAT_FILE, netlist_script
-from tb.gate.spec import GATE_TOP, NETLIST_FILE, OUT, NetlistError, NetlistSpec
 from tb.runner import ROOT, RTL_DIR
 from tb.synth.cache import YOSYS_PACKAGE, package_version
 from tb.synth.design import Design, rtl_design

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import yaml
 
+from tb.duts.netlist import GATE_TOP, NETLIST_FILE, NetlistSpec
 from tb.duts.probes import PROBE_CHECKS
 from tb.duts.profile import DEFAULT_PROFILE, resolve
 from tb.gate.scripts import scripts
-from tb.gate.spec import GATE_TOP, NETLIST_FILE, NetlistSpec
 
 #: The testbench top that binds the checkers to vta_top's nets (instance u_vta).
 TB_TOP = Path(__file__).resolve().parents[1] / "rtl" / "vta_tb_top.v"

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tb.gate.spec import GATE_TOP, NETLIST_FILE
+from tb.duts.netlist import GATE_TOP, NETLIST_FILE
 from tb.synth.script import elaborate
 
 #: The statistics written next to the netlist (cells by type).
@@ -80,10 +80,6 @@ def scripts(top: str) -> dict[str, Script]:
                          _coarse(top) + (f"connect -set {BROKEN_NET} 1'b0",) + techmap + _finish(top),
                          test_only=True),
     }
-
-
-#: The script names (vta_top's; the names do not depend on the top).
-NAMES: tuple[str, ...] = tuple(scripts("vta_top"))
 
 
 def netlist_script(files: list[str], top: str, params: dict[str, int], script: str) -> str:

@@ -23,11 +23,11 @@ import pytest
 
 import tb.gate.build as gate_build
 from tb.duts import profile as prof
+from tb.duts.netlist import GATE_TOP, NETLIST_FILE, SCRIPTS, NetlistSpec, SpecError, is_netlist, parse
 from tb.duts.probes import PROBE_CHECKS
 from tb.duts.schema import ProfileError
 from tb.gate.profile import TB_TOP, declared, net_fate, not_checked, probe_nets, probe_reason, profile_yaml
-from tb.gate.scripts import BROKEN_NET, NAMES, netlist_script, scripts
-from tb.gate.spec import GATE_TOP, NETLIST_FILE, NetlistSpec, SpecError, is_netlist, parse
+from tb.gate.scripts import BROKEN_NET, netlist_script, scripts
 from tb.runner import ROOT
 from tb.synth.yosys import YosysError, run_yosys
 from tb.uvm import dutmap
@@ -49,8 +49,8 @@ SMOKE_JOBS = ("vec-gemm_basic-none", "vec-alu_add-none", "vec-load_acc_store-non
 
 # --- DUT names -----------------------------------------------------------------------------------
 def test_names_parse_to_configuration_and_script() -> None:
-    assert parse("netlist:small", NAMES) == NetlistSpec("small", "abc")
-    assert parse("netlist:small:techmap", NAMES) == NetlistSpec("small", "techmap")
+    assert parse("netlist:small") == NetlistSpec("small", "abc")
+    assert parse("netlist:small:techmap") == NetlistSpec("small", "techmap")
     assert NetlistSpec("small", "abc").name == "netlist:small"
     assert NetlistSpec("batch2", "broken").name == "netlist:batch2:broken"
     assert NetlistSpec("small", "techmap").command == "python -m tb.gate --config small --script techmap"
@@ -65,7 +65,7 @@ def test_names_parse_to_configuration_and_script() -> None:
 ])
 def test_a_bad_name_is_one_line(name: str, said: str) -> None:
     with pytest.raises(SpecError, match=re.escape(said)):
-        parse(name, NAMES)
+        parse(name)
     with pytest.raises(ProfileError, match=re.escape(said)):   # wherever a DUT name is read
         prof.resolve(name)
 
@@ -73,6 +73,7 @@ def test_a_bad_name_is_one_line(name: str, said: str) -> None:
 # --- scripts ---------------------------------------------------------------------------------------
 def test_scripts_keep_memories_split_nets_and_differ_where_they_say() -> None:
     by_name = scripts("vta_top")
+    assert tuple(by_name) == SCRIPTS   # every name a DUT can give has its script, and no other
     for s in by_name.values():
         assert s.steps[0] == "synth -flatten -top vta_top -run :fine"   # stops before memory_map
         assert not any("memory_map" in step or step == "synth -flatten -top vta_top" for step in s.steps)

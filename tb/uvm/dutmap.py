@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 #: The profile of rtl/ (tb/duts/vta/profile.yaml): the design the testbench was written for.
 NATIVE = "vta"  # tb.duts.profile.DEFAULT_PROFILE (not imported: it loads pyslang)
-#: How a netlist of rtl/ is named as a DUT (tb/gate/spec.py: netlist:CONFIG[:SCRIPT]).
+#: How a netlist of rtl/ is named as a DUT (tb/duts/netlist.py: netlist:CONFIG[:SCRIPT]).
 NETLIST = "netlist:"
 #: The progress figure of a foreign DUT: data beats on the memory port (vta_tb_top's tb_beats).
 BEATS = "BUS_BEATS"
@@ -86,10 +86,9 @@ def profile_of(spec: str) -> "Profile":
     command on a fresh checkout included, finds it."""
     from tb.duts.profile import load
     if spec.startswith(NETLIST):
+        from tb.duts.netlist import parse
         from tb.gate.build import build
-        from tb.gate.scripts import NAMES
-        from tb.gate.spec import parse
-        build(parse(spec, NAMES))
+        build(parse(spec))
     return load(spec)
 
 

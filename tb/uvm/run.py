@@ -41,8 +41,8 @@ from models.gen import generate
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.spec.configs import load_config
 from models.vector import Vector, VectorError, find_vectors, load_vector, save_vector
+from tb.duts.netlist import NetlistError
 from tb.duts.schema import ProfileError
-from tb.gate.spec import NetlistError
 from tb.runner import ROOT, sim_env
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, print_bucket_report
@@ -550,10 +550,9 @@ def check_netlist(args: argparse.Namespace) -> None:
     alone, before Yosys or a simulator runs: the fast mode only (the full mode's environment
     reads the white-box checkers a netlist's build leaves out), its own configuration, and
     no test-only defines (the netlist is synthesized from rtl/ without them)."""
-    from tb.gate.scripts import NAMES
-    from tb.gate.spec import parse
+    from tb.duts.netlist import parse
 
-    spec = parse(args.dut, NAMES)
+    spec = parse(args.dut)
     if args.mode != "fast":
         raise UsageError(f"--dut {args.dut}: a netlist runs in the fast mode only (--mode fast): the "
                          f"full mode's environment reads the ordering and liveness checkers, which "

@@ -3,10 +3,12 @@
 A DUT is named by a profile (tb/duts): a name under tb/duts/ or a YAML path. A netlist's
 profile is generated (tb/gate/profile.py) next to the netlist under build/gate/, so the run
 names it by what it is made from instead: the configuration and the synthesis script
-(tb/gate/scripts.py, default ``abc``). That name travels everywhere a DUT name does (the
-plan a simulator process reads, repro commands, saved failures), and whoever reads it first
-builds the netlist if it is missing or stale (tb/uvm/dutmap.py: profile_of), so a repro
-command works on a fresh checkout. This module only parses names; it imports nothing heavy.
+(``SCRIPTS``, each written by tb/gate/scripts.py; default ``abc``). That name travels
+everywhere a DUT name does (the plan a simulator process reads, repro commands, saved
+failures), and whoever reads it first builds the netlist if it is missing or stale
+(tb/uvm/dutmap.py: profile_of), so a repro command works on a fresh checkout. This module
+only parses names and sits with the profiles (tb/gate, which builds netlists, imports it,
+not the other way round); it imports nothing heavy.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from tb.runner import ROOT, rtl_suffix
 PREFIX = "netlist:"
 #: Where netlists, their logs and their profiles live: one directory per configuration and script.
 OUT = ROOT / "build" / "gate"
+#: The synthesis scripts a netlist is made with (tb/gate/scripts.py writes one for each name).
+SCRIPTS: tuple[str, ...] = ("abc", "techmap", "broken")
 DEFAULT_SCRIPT = "abc"
 #: The default configuration of `make sim NETLIST=1` (as `make timing`'s: the default
 #: configuration's 256-MAC GEMM core makes a netlist many times larger).
@@ -77,9 +81,9 @@ def is_netlist(dut: str) -> bool:
     return str(dut).startswith(PREFIX)
 
 
-def parse(dut: str, scripts: tuple[str, ...]) -> NetlistSpec:
-    """The netlist a DUT name ``netlist:CONFIG[:SCRIPT]`` names; ``scripts`` are the known
-    scripts (tb/gate/scripts.py). A bad part is a SpecError naming it."""
+def parse(dut: str) -> NetlistSpec:
+    """The netlist a DUT name ``netlist:CONFIG[:SCRIPT]`` names. A bad part is a SpecError
+    naming it."""
     parts = str(dut).removeprefix(PREFIX).split(":")
     if len(parts) > 2 or not parts[0]:
         raise SpecError(f"{dut}: a netlist is named netlist:CONFIG or netlist:CONFIG:SCRIPT")
@@ -87,6 +91,6 @@ def parse(dut: str, scripts: tuple[str, ...]) -> NetlistSpec:
     if config not in SHIPPED_CONFIGS:
         raise SpecError(f"{dut}: {config!r} is not a shipped configuration ({', '.join(SHIPPED_CONFIGS)}): "
                         f"a netlist is built for one of them")
-    if script not in scripts:
-        raise SpecError(f"{dut}: {script!r} is not a netlist script ({', '.join(scripts)})")
+    if script not in SCRIPTS:
+        raise SpecError(f"{dut}: {script!r} is not a netlist script ({', '.join(SCRIPTS)})")
     return NetlistSpec(config, script)
