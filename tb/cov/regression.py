@@ -8,7 +8,7 @@
    launches; then the negative tests in processes of their own (their checkers must
    fire; the RTL still runs).
 2. N random programs in batches of B: the first batch as the plain regression draws them
-   (``tb.uvm.run.random_jobs``), each later program from knobs that aim at bins still
+   (``tb.uvm.makers.random_jobs``), each later program from knobs that aim at bins still
    unhit (tb/cov/steer.py; by the whole regression, else by the random programs alone),
    written as vectors under <out>/programs/.
 3. ``tb.cov.report`` over the per-test data in <out>/data: index.html, summary.json.
@@ -53,8 +53,9 @@ from tb.regress.engine import EngineError
 from tb.regress.plan import chunks_of
 from tb.runner import ROOT
 from tb.uvm import registry
-from tb.uvm import run as uvm_run
 from tb.uvm.jobs import Job, draw_random
+from tb.uvm.launch import print_failures
+from tb.uvm.makers import random_jobs, vector_jobs
 from tb.uvm.registry import JobRequest
 from tb.uvm.simbuild import BuildError
 
@@ -85,7 +86,7 @@ SMOKE_VECTOR, SMOKE_PLACEMENT, SMOKE_FAULT = "gemm_basic", "low", "fault-drop-wl
 def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job]]:
     """Directed vectors, closure programs and flows (a sample of each with ``smoke``)."""
     vectors = [ROOT / "vectors" / SMOKE_VECTOR] if smoke else find_vectors([ROOT / "vectors"])
-    jobs = uvm_run.vector_jobs(vectors, None, seed)
+    jobs = vector_jobs(vectors, None, seed)
     for config in CLOSURE_CONFIGS[:1] if smoke else CLOSURE_CONFIGS:
         prefix = "closure" if config == FLOW_CONFIG else f"closure-{config}"
         for d in closure.write_programs(load_config(config), out / "programs", prefix):
@@ -176,7 +177,7 @@ def run_regression(client: Client, args: argparse.Namespace, data_dir: Path
         n = min(args.batch, args.count - done)
         seeds = range(base + done, base + done + n)
         if done == 0:
-            jobs = uvm_run.random_jobs(seeds.start, n, FLOW_CONFIG if args.smoke else None, None)
+            jobs = random_jobs(seeds.start, n, FLOW_CONFIG if args.smoke else None, None)
         else:
             jobs = steered_jobs(args.out, seeds, targets(data_dir, fixed, waived), rng)
         results += run(jobs, args.jobs, f"batch{done}")
@@ -219,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     per_kind = {k: (kinds[k, True], kinds[k, False]) for k in sorted({k for k, _ in kinds})}
     (data_dir / "run.json").write_text(json.dumps({"results": per_kind, "history": history}, indent=1))
     failed = [r for r in results if not r["passed"]]
-    uvm_run.print_failures(failed)
+    print_failures(failed)
     print("[cov] jobs passed/failed per kind: "
           + ", ".join(f"{k} {p}/{n}" for k, (p, n) in per_kind.items()), flush=True)
     status = report.main(["--data", str(data_dir), "--out", str(args.out)])

@@ -27,7 +27,7 @@ from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistErro
 from tb.duts.schema import ProfileError
 from tb.uvm.dutmap import NATIVE, profile_of
 from tb.uvm.jobs import Job
-from tb.uvm.run import prepare_env, run_all
+from tb.uvm.launch import prepare_env, run_all
 from tb.uvm.simbuild import BuildError, build
 
 #: The benchmark program's shape: a GEMM of N_OUT x N_IN micro-op iterations (tb/sweep_programs.py);

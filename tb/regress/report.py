@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tb.uvm.buckets import print_bucket_report
-from tb.uvm.run import print_failures
+from tb.uvm.launch import print_failures
 from tb.uvm.summary import junit_xml, summary_table
 
 

@@ -13,8 +13,8 @@ from tb.breaks import BREAKS, README, Break, Outcome, failed_jobs, readme_with_t
 from tb.runner import rtl_sources
 from tb.tests.test_make import make
 from tb.uvm.jobs import Job
+from tb.uvm.launch import prepare_env, run_all
 from tb.uvm.registry import JobRequest, make_jobs
-from tb.uvm.run import prepare_env, run_all
 from tb.uvm.simbuild import DEFINES_VAR
 
 

@@ -20,8 +20,8 @@ from tb.formal import cli
 from tb.formal.cex import CexError, Waves, main, translate, write_vcd
 from tb.formal.sby import Check, JobResult
 from tb.runner import ROOT
+from tb.uvm.makers import vector_jobs
 from tb.uvm.pytest_support import run
-from tb.uvm.run import vector_jobs
 from tb.uvm.simbuild import DEFINES_VAR
 
 RECORDED = ROOT / "tb" / "tests" / "data" / "formal_top_4k"

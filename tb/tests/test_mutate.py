@@ -278,7 +278,7 @@ def test_rtl_directory_override_keys_the_build_directory(tmp_path: Path) -> None
     copy.mkdir()
     for p in (ROOT / "rtl").glob("*.v*"):
         (copy / p.name).write_bytes(p.read_bytes())
-    code = ("from models.config import load_config; from tb.uvm.simbuild import build_dir, sources; "
+    code = ("from models.spec.configs import load_config; from tb.uvm.simbuild import build_dir, sources; "
             "from tb.runner import RTL_DIR; print(RTL_DIR); "
             "print(build_dir('icarus', load_config('default'), False, 'fast').name); "
             "print(sources()[0].parent)")

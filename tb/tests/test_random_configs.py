@@ -14,17 +14,10 @@ from models.spec.configs import load_config
 from models.vector import save_vector
 from tb.runner import ROOT
 from tb.uvm.jobs import Job, random_config
+from tb.uvm.launch import print_failures, repro_command
+from tb.uvm.makers import UsageError, random_jobs, resolve_random, vector_jobs
 from tb.uvm.pytest_support import run
-from tb.uvm.run import (
-    UsageError,
-    choose_jobs,
-    parse_args,
-    print_failures,
-    random_jobs,
-    repro_command,
-    resolve_random,
-    vector_jobs,
-)
+from tb.uvm.run import choose_jobs, parse_args
 from tb.uvm.summary import summary_table
 
 #: A run seed whose pool of two holds small GEMM cores (4x4 and 4x4x4): quick builds.

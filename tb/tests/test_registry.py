@@ -12,6 +12,7 @@ from tb.cov import testplan
 from tb.runner import ROOT
 from tb.uvm import jobs, registry, run
 from tb.uvm.registry import ENTRIES, JobRequest
+from tb.uvm.sequences import SEQUENCES
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
@@ -27,10 +28,15 @@ def test_entry_makes_jobs_of_its_mode_and_kinds(entry: registry.Entry, sim: str)
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_entry_sequence_and_launcher(entry: registry.Entry) -> None:
-    sequence = entry.sequence_class()
+    sequence = SEQUENCES[entry.mode]
     assert issubclass(sequence, uvm_sequence)
     assert list(inspect.signature(sequence).parameters) == ["name", "env", "job", "vector", "plan"]
     assert (ROOT / entry.launcher).is_file(), entry.launcher
+
+
+def test_every_mode_has_one_sequence_and_a_test() -> None:
+    """jobs.MODES, the registry's modes and the simulator's sequence table name the same modes."""
+    assert set(SEQUENCES) == set(jobs.MODES) == {e.mode for e in ENTRIES}
 
 
 def test_readers_take_the_registry() -> None:

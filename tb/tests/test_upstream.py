@@ -18,7 +18,7 @@ import pytest
 from tb.runner import ROOT
 from tb.tests.test_duts import need_netlist
 from tb.tests.test_make import make
-from tb.uvm import run
+from tb.uvm import launch, run
 from tb.uvm.shrink import shrink_dir
 
 VECTORS = ROOT / "vectors"
@@ -37,7 +37,7 @@ def run_upstream(tmp_path: Path, capsys: pytest.CaptureFixture[str], *args: str)
 
 def test_upstream_directed(tmp_path, capsys, monkeypatch):
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     vectors = [str(VECTORS / name) for name in (*PASSES, *EXCLUDED)]
     status, out, cases = run_upstream(tmp_path, capsys, "--vector", *vectors)
     assert status == 0, out
@@ -53,7 +53,7 @@ def test_upstream_random_programs_pass_without_back_pressure(tmp_path, capsys, m
     """Within the profile's limits the only divergence left needs WREADY low (FINDINGS.md 1):
     on profile none every program must give the golden model's bytes."""
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, cases = run_upstream(tmp_path, capsys, "--test", "random", "--seed", "1", "--count", "3",
                                       "--profile", "none")
     assert len(cases) == 3 and status == 0, out
@@ -63,7 +63,7 @@ def test_finding_1_is_caught_and_shrinks_on_upstream(tmp_path, capsys, monkeypat
     """The committed reproducer fails the AXI payload-stability rule; the shrinker reruns it on
     upstream (not rtl/) and its result names the DUT."""
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, _ = run_upstream(tmp_path, capsys, "--vector", str(REPRO))
     assert status == 1 and "[payload-unstable]" in out, out
     saved = tmp_path / "saved"
@@ -78,7 +78,7 @@ def test_a_back_to_back_job_does_not_inherit_a_failure(tmp_path, capsys, monkeyp
     """b2b-s5 trips FINDINGS.md 1; b2b-s6, launched after it in the same chain, must be judged
     on its own (the checkers latch a finding until reset: FINDINGS.md 5)."""
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, _ = run_upstream(tmp_path, capsys, "--test", "back2back", "--seed", "5")
     rows = {line.split()[1]: line for line in out.splitlines() if line.startswith("verilator  b2b-")}
     assert "FAIL (protocol)" in rows["b2b-s5-light"] and "PASS" in rows["b2b-s6-light"], out
@@ -131,7 +131,7 @@ def test_an_excluded_vector_run_anyway_fails_with_the_designs_own_assertion(tmp_
     the assertion the netlist prints for it (FetchVME64.scala:161), read from the log by
     tb/uvm/dutlog.py, before the watchdog's stall window runs out."""
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, _ = run_upstream(tmp_path, capsys, "--vector", str(VECTORS / "default_layer"),
                                   "--ignore-differences")
     assert status == 1 and "0 passed, 1 failed in" in out, out
@@ -146,7 +146,7 @@ def test_register_flows_on_upstream(tmp_path, capsys, monkeypatch):
     (a copy of the profile: same design, same build) the register map fails on CYCLES, the
     upstream difference FINDINGS.md 10 records."""
     need_netlist()
-    monkeypatch.setattr(run, "FAILURES", tmp_path / "failures")
+    monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, cases = run_upstream(tmp_path, capsys, "--test", "regmap")
     assert status == 0 and len(cases) == 1, out
     assert "not checked (upstream-chisel, regmap): cycles-read-only. Reason: host.cycles-writable: " in out

@@ -27,8 +27,8 @@ from tb.uvm.claims import RTL_CLAIMS, RTL_ONLY, view
 from tb.uvm.flows import launch_program, sweep_offsets
 from tb.uvm.jobs import Job
 from tb.uvm.rerun import RerunError, saved_dut
+from tb.uvm.saved import failure_dir
 from tb.uvm.scoreboard import count_mismatches
-from tb.uvm.vseq import failure_dir
 
 CFG = load_config("upstream_chisel")
 IMM, OUT, RAW = "isa.alu-imm-reads-src", "store.out-buffer", "isa.alu-no-bypass"

@@ -13,8 +13,8 @@ import pytest
 
 from models.spec.configs import load_config
 from tb.runner import ROOT
+from tb.uvm.makers import runnable_vector_jobs
 from tb.uvm.negative_programs import write_deadlock_vector
-from tb.uvm.run import runnable_vector_jobs
 
 GOOD = ("load_acc_store", "store_reset_acc")  # two short directed vectors of one configuration
 

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from tb.uvm.dutmap import NATIVE
 from tb.uvm.jobs import Job
-from tb.uvm.run import prepare_env, run_all
+from tb.uvm.launch import prepare_env, run_all
 
 
 def program_jobs(dirs: Sequence[Path], profile: str = "none", seed: int = 1) -> list[Job]:

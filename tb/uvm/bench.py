@@ -32,8 +32,9 @@ from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
 from tb.uvm.jobs import Job
+from tb.uvm.launch import prepare_env, run_all
+from tb.uvm.makers import random_jobs, vector_jobs
 from tb.uvm.plain_bench import run as run_plain
-from tb.uvm.run import prepare_env, random_jobs, run_all, vector_jobs
 from tb.uvm.simbuild import MODES
 
 CONFIG = "default"

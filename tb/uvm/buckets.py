@@ -54,7 +54,7 @@ def repro(record: dict) -> str:
     try:
         return str(json.loads(side.read_text())["repro"])
     except (OSError, ValueError, KeyError, TypeError):
-        from tb.uvm.run import record_repro
+        from tb.uvm.launch import record_repro
         return record_repro(record)
 
 

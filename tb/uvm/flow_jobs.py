@@ -26,8 +26,7 @@ from tb import edge_programs as edge
 from tb import sweep_programs as sweep
 from tb.runner import ROOT
 from tb.uvm.jobs import Job
-from tb.uvm.registry import FLOW_CONFIG, JobRequest
-from tb.uvm.run import config_name
+from tb.uvm.makers import FLOW_CONFIG, JobRequest, config_name
 
 FLOWS = ROOT / "build" / "uvm" / "flows"
 #: The bursty memory's seed under which the contention program reaches every bound

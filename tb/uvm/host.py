@@ -235,15 +235,14 @@ class LiteMasterPort:
 
 
 class HostDriver(uvm_driver):
-    """Executes RegItems on the ``DUT``'s control port (ConfigDB), through the mode's port."""
+    """Executes RegItems on the ``DUT``'s control port (ConfigDB), through the port the
+    testbench mode provides: ConfigDB's ``CONTROL_PORT`` makes it from the DUT (the cocotb
+    test sets it: LiteMasterPort in the full mode, the fast mode's Mailbox), so this agent
+    never imports a mode's shell."""
 
     def build_phase(self) -> None:
         dut = ConfigDB().get(self, "", "DUT")
-        if ConfigDB().get(self, "", "MODE") == "fast":
-            from tb.uvm.fast import Mailbox
-            self.port: ControlPort = Mailbox(dut)
-        else:
-            self.port = LiteMasterPort(dut)
+        self.port: ControlPort = ConfigDB().get(self, "", "CONTROL_PORT")(dut)
 
     async def run_phase(self) -> None:
         while True:

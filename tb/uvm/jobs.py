@@ -16,8 +16,12 @@ from models.spec import RULES
 from tb.uvm.faults import fault
 from tb.uvm.profiles import check_profile
 from tb.uvm.reach import REACH
-from tb.uvm.registry import MODES
 from tb.uvm.verdict import KINDS
+
+#: Job modes: what a job runs (a program; the register-map, host-timing and mid-program reset
+#: flows). Each test of tb/uvm/registry.py makes jobs of one mode, and each mode has one
+#: virtual sequence (tb/uvm/sequences.py); tests check that the three agree.
+MODES = ("program", "regmap", "host-timing", "reset-mid")
 
 #: Configurations random programs are drawn from, with weights (small dominates: speed).
 RANDOM_CONFIGS = (("small", 8), ("default", 1), ("batch2", 1))

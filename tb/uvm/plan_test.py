@@ -31,15 +31,17 @@ from tb.uvm.applicable import runs_on
 from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import gen_limits, host_map, not_checked
 from tb.uvm.env import Env, VtaEnv
-from tb.uvm.fast import FastEnv, init_inputs
-from tb.uvm.host import HostHung
+from tb.uvm.fast import FastEnv, Mailbox, init_inputs
+from tb.uvm.host import HostHung, LiteMasterPort
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.reach import REACH_UNSEEN, reach_problem
 from tb.uvm.registry import for_mode
+from tb.uvm.saved import failure_dir
+from tb.uvm.sequences import SEQUENCES
 from tb.uvm.session import BatchQueue
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.verdict import Verdict
-from tb.uvm.vseq import failure_dir, reset_dut
+from tb.uvm.vseq import reset_dut
 from tb.uvm.watchdog import backstop
 
 
@@ -77,7 +79,7 @@ class PlanTest(uvm_test):
                 await reset_dut(self.env.dut)
             forced = {"reset_after_failure": True} if not job.reset and previous_failed else {}
             vector = self.current_vector = self.vector_for(job)
-            sequence = for_mode(job.mode).sequence_class()
+            sequence = SEQUENCES[job.mode]
             vseq = sequence(job.mode, self.env, job, vector, self.plan)
             await vseq.start()
             info = {**forced, **vseq.info}
@@ -181,7 +183,7 @@ async def run_plan(dut: Any) -> None:
     cycle = dut.u_tb.tb_cycle if plan.mode == "fast" else dut.tb_cycle
     verdict = Verdict(Path(plan.results), now=lambda: int(cycle.value))
     ConfigDB().set(None, "*", "DUT", dut)
-    ConfigDB().set(None, "*", "MODE", plan.mode)
+    ConfigDB().set(None, "*", "CONTROL_PORT", Mailbox if plan.mode == "fast" else LiteMasterPort)
     ConfigDB().set(None, "*", "VERDICT", verdict)
     ConfigDB().set(None, "*", "PLAN", plan)
     ConfigDB().set(None, "*", "HOSTMAP", host_map(plan.dut))

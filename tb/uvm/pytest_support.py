@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tb.uvm.jobs import Job
-from tb.uvm.run import prepare_env, run_all
+from tb.uvm.launch import prepare_env, run_all
 
 SIMS = ("icarus", "verilator")
 MODES = ("full", "fast")

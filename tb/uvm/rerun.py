@@ -30,7 +30,8 @@ from models.vector import VectorError
 from tb.duts.schema import ProfileError
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job, load_saved_job
-from tb.uvm.run import prepare_env, run_plan, vector_jobs
+from tb.uvm.launch import prepare_env, run_plan
+from tb.uvm.makers import vector_jobs
 from tb.uvm.simbuild import MODES, TOPLEVELS, BuildError, build
 from tb.uvm.summary import summary_table
 

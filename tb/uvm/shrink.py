@@ -339,7 +339,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tb.uvm.run import prepare_env
+    from tb.uvm.launch import prepare_env
     from tb.uvm.shrinkdemo import DemoError, demo_failure
 
     args = parse_args(argv)

@@ -48,7 +48,7 @@ def demo_seeds(seed: int) -> list[int]:
 def demo_failure(seed: int, sim: str = "icarus", mode: str = "fast") -> Path:
     """Build the broken RTL (VTA_DEFINES set for this process), run demo programs and return
     the saved failure directory of the first that fails."""
-    from tb.uvm.run import run_plan
+    from tb.uvm.launch import run_plan
 
     os.environ[DEFINES_VAR] = BREAK
     seeds = demo_seeds(seed)

@@ -7,9 +7,7 @@ on the host agent's sequencer and read everything else from the environment.
 """
 from __future__ import annotations
 
-import re
 import time
-from pathlib import Path
 from typing import Any
 
 import cocotb
@@ -250,16 +248,3 @@ class RunProgramVseq(uvm_sequence):
             await self.bus_error(ctx, ctrl)
         else:
             await self.check(ctx, ctrl)
-
-
-def safe_name(text: str) -> str:
-    """A job name usable as a directory name."""
-    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", text).strip("_")[:120]
-
-
-def failure_dir(root: Path, sim: str, job: Job, mode: str = "full", dut: str = "vta") -> Path:
-    """Where a failing job's program and settings are saved (one directory per simulator,
-    mode, DUT and job, so that the two modes' failures of one job, or rtl/'s and a foreign
-    DUT's failures of one vector, do not overwrite each other; rtl/'s names are unchanged)."""
-    design = "" if dut == "vta" else f"-{Path(dut).stem if dut.endswith(('.yaml', '.yml')) else dut}"
-    return root / safe_name(f"{sim}{'-fast' if mode == 'fast' else ''}{design}-{job.name}")
