@@ -46,13 +46,14 @@ from models.argtypes import seed as seed_arg
 from models.gen import GenKnobs, generate
 from models.spec.configs import load_config
 from models.vector import find_vectors, save_vector
-from tb.cov import closure, data, report, steer, waivers
+from tb.cov import closure, report, steer, waivers
 from tb.cov.testplan import job_kind
 from tb.regress import engine
 from tb.regress.engine import EngineError
 from tb.regress.plan import chunks_of
 from tb.runner import ROOT
 from tb.uvm import registry
+from tb.uvm.cov import data
 from tb.uvm.jobs import Job, draw_random
 from tb.uvm.launch import print_failures
 from tb.uvm.makers import random_jobs, vector_jobs

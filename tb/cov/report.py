@@ -19,8 +19,9 @@ import sys
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from tb.cov import codecov, data, testplan, waivers
-from tb.cov.points import POINTS
+from tb.cov import codecov, testplan, waivers
+from tb.uvm.cov import data
+from tb.uvm.cov.points import POINTS
 
 TARGETS = {"functional": 100.0, "line": 95.0, "toggle": 90.0}
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from tb.cov.data import Counts
-from tb.cov.points import POINTS
 from tb.cov.waivers import split_bin
 from tb.uvm import registry
+from tb.uvm.cov.data import Counts
+from tb.uvm.cov.points import POINTS
 
 TESTPLAN = Path(__file__).resolve().parent / "testplan.yaml"
 #: Programs the coverage driver (regression.py) makes itself rather than through a test.

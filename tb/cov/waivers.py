@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from tb.cov.points import POINTS
+from tb.uvm.cov.points import POINTS
 
 WAIVERS = Path(__file__).resolve().parent / "waivers.yaml"
 

@@ -35,11 +35,11 @@ from pathlib import Path
 import dask
 from distributed import Client, KilledWorker, LocalCluster, as_completed, get_worker
 
-from tb.cov import data as cov_data
-from tb.cov.coverage_switch import ENV_VAR as COVERAGE_VAR
 from tb.regress import remote
 from tb.regress.plan import Chunk
 from tb.runner import ROOT
+from tb.uvm.cov import data as cov_data
+from tb.uvm.cov.coverage_switch import ENV_VAR as COVERAGE_VAR
 from tb.uvm.launch import prepare_env, run_plan
 from tb.uvm.saved import safe_name
 from tb.uvm.simbuild import BUILD_SUFFIX_VAR

@@ -9,9 +9,10 @@ import pytest
 
 from models.gen import generate
 from models.spec.configs import load_config
-from tb.cov import data, report, steer, testplan, waivers
+from tb.cov import report, steer, testplan, waivers
 from tb.cov.codecov import figures, parse_dat
-from tb.cov.points import all_bins
+from tb.uvm.cov import data
+from tb.uvm.cov.points import all_bins
 
 RTL_FILE = Path(__file__).resolve().parents[2] / "rtl" / "vta_top.v"
 

@@ -16,7 +16,7 @@ and B response is the one the test injected). Every checker reports to the share
 :class:`~tb.uvm.verdict.Verdict`.
 ``coverage_ap`` publishes every AXI burst and every register access; a coverage subscriber
 only needs ``env.coverage_ap.connect(subscriber.analysis_export)``. ``coverage`` is the
-coverage collector (tb/cov/hook.py) when VTA_COVERAGE is set, else None; the program
+coverage collector (tb/uvm/cov/hook.py) when VTA_COVERAGE is set, else None; the program
 sequence hands it each program that reached DONE (``program_done(ctx)``).
 """
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import Any, Protocol
 
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_env, uvm_subscriber
 
-from tb.cov.hook import CoverageCollector, attach
 from tb.uvm.buserr import ResponseChecker
 from tb.uvm.context import Limits
+from tb.uvm.cov.hook import CoverageCollector, attach
 from tb.uvm.dutmap import HostMap
 from tb.uvm.host import HostAgent
 from tb.uvm.liveness import contention, live_findings

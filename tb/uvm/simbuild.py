@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from models.config import VtaConfig
-from tb.cov.coverage_switch import coverage_args
 from tb.runner import BUILD_ROOT, RTL_DIR, RTL_VAR, config_key, rtl_headers, rtl_sources, rtl_suffix, sim_env
+from tb.uvm.cov.coverage_switch import coverage_args
 from tb.uvm.dutmap import NATIVE, is_native, profile_of, waive_mask
 
 TB_RTL = Path(__file__).resolve().parent.parent / "rtl"

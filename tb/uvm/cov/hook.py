@@ -2,7 +2,7 @@
 
 The environment (tb/uvm/env.py) builds it in its build phase::
 
-    self.coverage = attach(self)          # from tb.cov.hook import attach
+    self.coverage = attach(self)          # from tb.uvm.cov.hook import attach
 
 With ``VTA_COVERAGE=DIR`` in the environment this creates a :class:`CoverageCollector`
 that subscribes to ``env.coverage_ap`` (bursts, register accesses), is handed every
@@ -23,11 +23,11 @@ from pyuvm import ConfigDB, uvm_subscriber
 
 from models.asm import disasm_insn
 from models.spec import module_of
-from tb.cov import data
-from tb.cov.coverage_switch import coverage_dir
-from tb.cov.model import CovModel
-from tb.cov.points import CHANNELS, CycleSample
 from tb.uvm import regs
+from tb.uvm.cov import data
+from tb.uvm.cov.coverage_switch import coverage_dir
+from tb.uvm.cov.model import CovModel
+from tb.uvm.cov.points import CHANNELS, CycleSample
 from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Simulated cycles per second of a netlist against rtl/ on the same program (README figure).
 
-    python -m tb.gate.bench [--sim icarus|verilator|all] [--config small] [--script abc] [--outer 64]
+    python -m tb.bench.gate [--sim icarus|verilator|all] [--config small] [--script abc] [--outer 64]
 
 One program (:func:`program`: a long GEMM of tb/sweep_programs.py on the configuration, about
 12,500 cycles on `small` with the default 64 outer iterations; ``--outer`` scales it, so that
@@ -54,7 +54,7 @@ def rate(sim: str, config: str, vector_dir: Path, dut: str) -> tuple[int, int, f
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineParser(prog="python -m tb.gate.bench", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="python -m tb.bench.gate", description=__doc__.splitlines()[0])
     parser.add_argument("--sim", choices=("icarus", "verilator", "all"), default="all")
     parser.add_argument("--config", default=DEFAULT_CONFIG)
     parser.add_argument("--script", choices=SCRIPTS, default=DEFAULT_SCRIPT)

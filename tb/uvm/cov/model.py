@@ -14,7 +14,7 @@ from typing import Any, Callable
 from cocotb_coverage.coverage import CoverPoint, coverage_db
 
 from models.config import VtaConfig
-from tb.cov.points import POINTS, Point
+from tb.uvm.cov.points import POINTS, Point
 
 _roots = itertools.count()
 

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Iterable
 
-from tb.cov.points import POINTS
+from tb.uvm.cov.points import POINTS
 
 Counts = dict[str, dict[str, int]]
 
