@@ -123,7 +123,8 @@ module vta_compute #(
     wire [ACC_BITS-1:0]  e_wdata;
     wire                 ld_any = ld_uop || ld_acc || ld_acc8;
 
-    vta_ld_engine #(.LOG_B(LOG_B), .LOG_EMAX(LOG_ACC_BYTES)) u_eng (
+    vta_ld_engine #(.LOG_B(LOG_B), .LOG_EMAX(LOG_ACC_BYTES),
+                   .LESZ_SET((16'd1 << LESZ_UOP) | (16'd1 << LESZ_ACC) | (16'd1 << LESZ_ACC8))) u_eng (
         .clk(clk), .rst(rst), .start(go && ld_any),
         .base(ld_uop ? uop_base : acc_base),
         .lesz(ld_uop ? LESZ_UOP : (ld_acc ? LESZ_ACC : LESZ_ACC8)),

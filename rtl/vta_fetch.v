@@ -84,7 +84,7 @@ module vta_fetch #(
     wire         i_ready;
     wire         unp_busy;
 
-    vta_unpack #(.LOG_B(LOG_B), .LOG_EMAX(4)) u_unp (
+    vta_unpack #(.LOG_B(LOG_B), .LOG_EMAX(4), .LESZ_SET(16'h0010)) u_unp (
         .clk(clk), .rst(rst), .start(launch),
         .off0(insn_addr[LOG_B-1:0]), .stride_lo({LOG_B{1'b0}}),
         .row_bytes({insn_count[27:0], 4'b0000}), .nrows(16'd1), .lesz(4'd4),

@@ -8,7 +8,8 @@
 // One SRAM write per cycle; busy stays high until the last write is issued.
 module vta_ld_engine #(
     parameter integer LOG_B    = 3,
-    parameter integer LOG_EMAX = 4
+    parameter integer LOG_EMAX = 4,
+    parameter [15:0]  LESZ_SET = 16'hffff   // bit l: lesz == l may come (vta_unpack)
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -59,7 +60,7 @@ module vta_ld_engine #(
         .busy(gen_busy)
     );
 
-    vta_unpack #(.LOG_B(LOG_B), .LOG_EMAX(LOG_EMAX)) u_unp (
+    vta_unpack #(.LOG_B(LOG_B), .LOG_EMAX(LOG_EMAX), .LESZ_SET(LESZ_SET)) u_unp (
         .clk(clk), .rst(rst), .start(start),
         .off0(addr0[LOG_B-1:0]), .stride_lo(stride_bytes[LOG_B-1:0]),
         .row_bytes(row_bytes), .nrows(nrows), .lesz(lesz),
@@ -144,7 +145,8 @@ module vta_ld_engine #(
     //  - base, lesz, dram_base, y_size, x_size, x_stride held from start while busy (also in
     //    a reset cycle)
     //    (vta_phase holds the instruction; the host does not write base registers while
-    //    running, rtl/README.md); lesz <= LOG_EMAX (the element sizes of load/compute).
+    //    running, rtl/README.md); lesz <= LOG_EMAX and one of LESZ_SET's sizes (the element
+    //    sizes of load/compute).
     //  Nothing is assumed of AR/R handshakes or of the R data. (In a parent's job, vta_load,
     //  the formal runner turns these assumptions into the parent's obligations.)
     // Guarantees, per LOAD since its start (f_* latched from the start-cycle inputs):
@@ -176,7 +178,7 @@ module vta_ld_engine #(
         if (start) m_start_idle: assume(f_idle_seen || !busy);
     end
     // lesz is a constant per memory type in both neighbours, also during reset
-    always @(*) m_lesz: assume({28'd0, lesz} <= F_LE32);
+    always @(*) m_lesz: assume({28'd0, lesz} <= F_LE32 && LESZ_SET[lesz]);
     // (a reset cycle included: the neighbours' registers change only at its end)
     always @(posedge clk) if (f_past && !start && !$past(rst) && ($past(start) || $past(busy))) begin
         m_held: assume(base == $past(base) && lesz == $past(lesz) && dram_base == $past(dram_base)

@@ -80,7 +80,8 @@ module vta_load #(
     wire [15:0]              e_waddr;
     wire [(8<<LOG_EMAX)-1:0] e_wdata;
 
-    vta_ld_engine #(.LOG_B(LOG_B), .LOG_EMAX(LOG_EMAX)) u_eng (
+    vta_ld_engine #(.LOG_B(LOG_B), .LOG_EMAX(LOG_EMAX),
+                   .LESZ_SET((16'd1 << LESZ_INP) | (16'd1 << LESZ_WGT))) u_eng (
         .clk(clk), .rst(rst), .start(go),
         .base(is_wgt ? wgt_base : inp_base),
         .lesz(is_wgt ? LESZ_WGT : LESZ_INP),

@@ -7,7 +7,9 @@
 // don't-care (they hold the following bytes).
 module vta_unpack #(
     parameter integer LOG_B    = 3,  // log2(bus bytes)
-    parameter integer LOG_EMAX = 4   // log2(largest element bytes)
+    parameter integer LOG_EMAX = 4,  // log2(largest element bytes)
+    // bit l set: lesz == l may reach this instance (the pop side is a mux over these sizes)
+    parameter [15:0]  LESZ_SET = 16'hffff
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -47,7 +49,17 @@ module vta_unpack #(
     wire pop = out_valid && out_ready;
 
     wire [CW-1:0]    cnt1 = pop ? (cnt - esz) : cnt;
-    wire [CAP*8-1:0] buf1 = pop ? (buf_q >> {esz, 3'b000}) : buf_q;
+
+    // pop: the buffer moves down by one element, a constant shift per size in LESZ_SET, so
+    // each byte is a small AND-OR of the sizes the instance uses (no barrel shifter)
+    reg [CAP*8-1:0] buf1;
+    integer l;
+    always @(*) begin
+        buf1 = pop ? {(CAP*8){1'b0}} : buf_q;
+        for (l = 0; l <= LOG_EMAX; l = l + 1)
+            if (LESZ_SET[l])
+                buf1 = buf1 | ((pop && lesz == l[3:0]) ? (buf_q >> (8 << l)) : {(CAP*8){1'b0}});
+    end
 
 `ifdef VTA_TEST_BREAK_GEARBOX_ROOM
     // test-only breakage (rtl/README.md): a beat is taken with one byte less room than it needs
@@ -62,7 +74,32 @@ module vta_unpack #(
     wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;
     wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};
     wire [B*8-1:0] keep    = ~({(B*8){1'b1}} << {nvalid[LOG_B:0], 3'b000});
-    wire [CAP*8-1:0] ins = {{EMAX{8'h00}}, shifted & keep};
+    wire [B*8-1:0] sm      = shifted & keep;
+
+    // write: the row bytes go to buffer bytes [cnt1, cnt1 + nvalid). The beat is rotated by
+    // cnt1 mod B (a B-byte rotator) and written into the slots cnt1 / B and cnt1 / B + 1 by a
+    // per-byte enable; bytes from cnt1 on are zero and sm's bytes beyond nvalid are zero, so
+    // an OR over the B bytes [cnt1, cnt1 + B) writes exactly the row bytes.
+    localparam integer NS = (CAP + B - 1) / B;   // B-byte slots of the buffer
+    localparam integer SW = CW - LOG_B;          // slot number width
+    wire [LOG_B-1:0] wo = cnt1[LOG_B-1:0];
+    wire [SW-1:0]    ws = cnt1[CW-1:LOG_B];
+    wire [2*B*8-1:0] rot2 = {sm, sm} << {wo, 3'b000};
+    wire [B*8-1:0]   rot  = rot2[2*B*8-1:B*8];   // rot byte (cnt1 + k) mod B = sm byte k
+    reg [NS:0]       hot;   // hot[k+1]: a beat is taken into slot k; hot[0] = 0
+    reg [B-1:0]      lo_ge; // lo_ge[j]: lane j at or above cnt1 mod B
+    reg [CAP*8-1:0]  ins;
+    integer i;
+    always @(*) begin
+        hot[0] = 1'b0;
+        for (i = 0; i < NS; i = i + 1)
+            hot[i+1] = accept && ({{(32-SW){1'b0}}, ws} == i);
+        for (i = 0; i < B; i = i + 1)
+            lo_ge[i] = ({{(32-LOG_B){1'b0}}, wo} <= i);
+        for (i = 0; i < CAP; i = i + 1)
+            ins[i*8 +: 8] = ((hot[i/B+1] && lo_ge[i%B]) || (hot[i/B] && !lo_ge[i%B]))
+                            ? rot[(i%B)*8 +: 8] : 8'h00;
+    end
 
     wire [31:0] bytes_next = bytes_left - nvalid;
 
@@ -84,8 +121,8 @@ module vta_unpack #(
             first      <= 1'b1;
             off        <= off0;
         end else begin
+            buf_q <= buf1 | ins;   // ins is zero unless a beat is taken
             if (accept) begin
-                buf_q <= buf1 | (ins << {cnt1, 3'b000});
                 cnt   <= cnt1 + nvalid[CW-1:0];
                 if (bytes_next == 32'd0) begin
                     rows_left  <= rows_left - 16'd1;
@@ -97,16 +134,16 @@ module vta_unpack #(
                     first      <= 1'b0;
                 end
             end else begin
-                buf_q <= buf1;
                 cnt   <= cnt1;
             end
         end
     end
 
-    wire unused_nvalid = &{1'b0, nvalid[31:LOG_B+1]};
+    wire unused_nvalid = &{1'b0, nvalid[31:LOG_B+1], rot2[B*8-1:0]};
 `ifdef FORMAL
     // ---- contract (rtl/README.md, vta_unpack) ------------------------------------------
-    // Assumes: a reset in the first cycle; lesz <= LOG_EMAX and held while busy; row_bytes
+    // Assumes: a reset in the first cycle; lesz <= LOG_EMAX, one of LESZ_SET's sizes, and
+    // held while busy; row_bytes
     // and stride_lo keep their values from start while a row after the current one remains
     // (fetch reads one row, so INSN_COUNT may be rewritten meanwhile). start may come at
     // any time; the beats (in_valid, in_data) and out_ready are free.
@@ -175,7 +212,7 @@ module vta_unpack #(
         if (f_rows > 16'd1) m_row_held: assume(row_bytes == f_rb && stride_lo == f_sl);
     end
     always @(*) if (f_past) begin
-        m_lesz_range: assume(lesz <= LOG_EMAX);
+        m_lesz_range: assume(lesz <= LOG_EMAX && LESZ_SET[lesz]);
     end
 
     // the watched byte
