@@ -40,10 +40,12 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from models.config import ConfigError, load_config
-from models.workloads.designs import macs_per_cycle, resolve
+from models.spec import SHIPPED_CONFIGS
+from models.workloads.designs import macs_per_cycle
 from models.workloads.layers import OCCURRENCES, get_layer
 from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
+from tb.runner import ROOT
 from tb.synth import __main__ as synth_cli
 from tb.synth.cache import cached
 from tb.synth.design import Design, DesignError, design
@@ -484,10 +486,19 @@ def run_of(report: dict[str, Any]) -> Run:
     layers = sorted({c["layer"] for c in cases})
     configs = {}
     for name, c in report["configs"].items():
-        arg = next(iter(resolve(c.get("argument") or name).values()))
+        arg = c.get("argument") or name
+        if arg not in SHIPPED_CONFIGS:
+            arg = str(ROOT / arg) if not Path(arg).is_absolute() else arg
         cycles = c["network_cycles"].get(str(vt))
         configs[name] = (arg, int(cycles) if cycles else None)
     return Run(report["scale"], vt, layers, configs)
+
+
+def argument_of(arg: str) -> str:
+    """How report.json names a configuration: a shipped name as is, a JSON file by its path
+    relative to the checkout when inside it (a design point's name may also be a shipped
+    configuration's: batch2)."""
+    return arg if arg in SHIPPED_CONFIGS else shown(Path(arg).resolve())
 
 
 def default_upstream_report(out: Path) -> Path:

@@ -39,11 +39,10 @@ from pathlib import Path
 from models.argtypes import OneLineParser, positive_int
 from models.config import ConfigError, VtaConfig, load_config
 from models.predict import predict
-from models.spec import SHIPPED_CONFIGS
 from models.timing import estimate
 from models.vector import VectorError, save_vector
 from models.workloads import WorkloadError, workload
-from models.workloads.designs import design_points, resolve
+from models.workloads.designs import resolve
 from models.workloads.layers import SCALES, select
 from tb.duts.schema import ProfileError
 from tb.uvm.api import explain, run_jobs
@@ -222,8 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         hw = hardware.collect(run, args.hw, hardware.UPSTREAM, hardware.default_upstream_report(out))
     wall = time.perf_counter() - t0
     command = " ".join(["python -m tb.workloads.run"] + (argv if argv is not None else sys.argv[1:]))
-    arguments = {name: name if name in SHIPPED_CONFIGS or name in design_points()
-                 else str(Path(arg).resolve()) for name, arg in configs.items()}
+    arguments = {name: hardware.argument_of(arg) for name, arg in configs.items()}
     paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall, args.dut, hw, arguments)
     failed = [c for c in cases if not c.passed and not c.excluded and not c.error]
     errors = [c for c in cases if c.error]
