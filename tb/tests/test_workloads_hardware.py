@@ -290,26 +290,46 @@ def test_a_corrupt_a_malformed_and_a_missing_document_are_one_line_each(caches: 
 
 
 @pytest.mark.sim
-def test_a_yosys_failure_is_one_line_and_the_rest_is_made(caches: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """HW=1: block8's Xilinx result is absent, so it is synthesized; Yosys stops (a stand-in):
-    one line naming the point, the run directory and the command; its ECP5 figures and fmax
-    are still made from the cache."""
+def test_a_yosys_failure_is_one_line_and_the_rest_is_made(caches: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """HW=1: block8's Xilinx result is unreadable (one line naming it), so it is synthesized
+    again; Yosys stops (a stand-in): one line naming the point, the run directory and the
+    command; its ECP5 figures and fmax are still made from the cache."""
     seed(["block8"])
-    (synth_cli.out_dir() / "block8-xilinx" / "resources.json").unlink()
+    corrupt = synth_cli.out_dir() / "block8-xilinx" / "resources.json"
+    corrupt.write_text("")
     calls: list[str] = []
+    lines: list[str] = []
 
     def failing(d: Design, target: str, out: Path | None = None) -> dict[str, Any]:
         calls.append(f"{d.label}-{target}")
         raise YosysError("yosys stopped (ERROR: out of memory); log: yosys.log")
 
     monkeypatch.setattr(synth_cli, "synthesize_design", failing)
-    hw = hardware.collect(run_of(["block8"]), "1", absent_upstream(caches), None, say=lambda _: None)
+    hw = hardware.collect(run_of(["block8"]), "1", absent_upstream(caches), None, say=lines.append)
     assert calls == ["block8-xilinx"]
+    assert f"block8: {corrupt}: unreadable, synthesizing again" in capsys.readouterr().out
     run_dir = synth_cli.out_dir() / "block8-xilinx"
     assert (f"block8: {run_dir}: make synth CONFIG=models/workloads/designs/block8.json "
             "TARGET=xilinx failed: yosys stopped (ERROR: out of memory); log: yosys.log") in hw["missing"]
-    assert by_name(hw)["block8"]["fmax_mhz"] == 50.0
+    assert by_name(hw)["block8"]["fmax_mhz"] == 50.0 and hw["missing"][0] in lines
+
+
+@pytest.mark.parametrize("report, said", [
+    (None, "report.json: [Errno 2] No such file or directory"),
+    ("{", "report.json: Expecting property name"),
+    (json.dumps({"scale": "full", "cases": [{"config": "default", "layer": "C1", "vt": 2}],
+                 "configs": {"default": {"network_cycles": {"2": 1}}}}),
+     "report.json: one configuration: no design space"),
+])
+def test_the_hardware_command_refuses_a_run_it_cannot_read(tmp_path: Path, report: str | None, said: str,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    if report is not None:
+        (tmp_path / "report.json").write_text(report)
+    assert hardware.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"python -m tb.workloads.hardware: {tmp_path}/") and said in err, err
+    assert err.count("\n") == 1 and not (tmp_path / hardware.PLOT).exists()
 
 
 # --- through make workloads' module ------------------------------------------------------------
