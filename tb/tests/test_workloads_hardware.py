@@ -315,6 +315,27 @@ def test_a_yosys_failure_is_one_line_and_the_rest_is_made(caches: Path, monkeypa
     assert by_name(hw)["block8"]["fmax_mhz"] == 50.0 and hw["missing"][0] in lines
 
 
+@pytest.mark.sim
+def test_a_nextpnr_failure_is_the_points_fmax_reason(caches: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HW=1: block8 fits the ECP5 by its counts but its timing result is absent, so it is placed
+    and routed; nextpnr stops (a stand-in): no fmax, and the reason is that one line."""
+    from tb.timing.nextpnr import NextpnrError
+    seed(["block8"])
+    timing = timing_cli.plan_design(the_design("block8")).run_dir
+    (timing / timing_cli.RESULT).unlink()
+
+    def failing(plan: Any) -> dict[str, Any]:
+        raise NextpnrError("nextpnr stopped (ERROR: Unable to place cell 'x'); log: nextpnr.log")
+
+    monkeypatch.setattr(timing_cli, "run", failing)
+    hw = hardware.collect(run_of(["block8"]), "1", absent_upstream(caches), None, say=lambda _: None)
+    b8 = by_name(hw)["block8"]
+    line = (f"block8: {timing}: make timing CONFIG=models/workloads/designs/block8.json failed: "
+            "nextpnr stopped (ERROR: Unable to place cell 'x'); log: nextpnr.log")
+    assert b8["fmax_mhz"] is None and b8["no_fmax"] == f"no fmax: {line}" and line in hw["missing"]
+    assert b8["time_ms"] is None and b8["fits"] == {"xc7z020": True, "LFE5UM5G-85F": True}
+
+
 @pytest.mark.parametrize("report, said", [
     (None, "report.json: [Errno 2] No such file or directory"),
     ("{", "report.json: Expecting property name"),
