@@ -41,7 +41,7 @@ from typing import Any, Callable, Sequence
 
 from models.config import ConfigError, load_config
 from models.spec import SHIPPED_CONFIGS
-from models.workloads.designs import macs_per_cycle
+from models.workloads.designs import design_points, macs_per_cycle
 from models.workloads.layers import OCCURRENCES, get_layer
 from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
@@ -486,7 +486,8 @@ def run_of(report: dict[str, Any]) -> Run:
     layers = sorted({c["layer"] for c in cases})
     configs = {}
     for name, c in report["configs"].items():
-        arg = c.get("argument") or name
+        # a report made before "argument" was written names a configuration only
+        arg = c.get("argument") or design_points().get(name, name)
         if arg not in SHIPPED_CONFIGS:
             arg = str(ROOT / arg) if not Path(arg).is_absolute() else arg
         cycles = c["network_cycles"].get(str(vt))
