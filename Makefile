@@ -25,6 +25,8 @@ export PYTHONHASHSEED := 0
 # of JOBS worker processes, and RESUME (1: the run of the same parameters, or a run
 # directory) to run only what an interrupted regression left; for `make synth` the TARGET
 # (xilinx, ecp5 or generic); for `make timing` the ECP5 PART and the constraint FREQ (MHz);
+# HW (`make workloads` with several configurations): 1 adds each design point's synthesis,
+# fmax and time per pass, making what the caches lack; cached only what they hold; 0 none;
 # NETLIST=1: `make sim` on the gate-level netlist of CONFIG (default small) instead of rtl/
 # (tb/gate: DUT netlist:CONFIG, built first and cached).
 SIM     ?= verilator
@@ -59,6 +61,7 @@ TARGET  ?= xilinx
 PART    ?=
 FREQ    ?=
 NETLIST ?=
+HW      ?= 1
 
 comma := ,
 
@@ -79,6 +82,7 @@ $(if $(filter-out 0 1,$(QUICK)),$(error QUICK=$(QUICK): must be 0 or 1))
 $(if $(DEPTH),$(if $(call is_pos,$(DEPTH)),,$(error DEPTH=$(DEPTH): must be a positive number of steps)))
 $(if $(filter-out xilinx ecp5 generic,$(TARGET)),$(error TARGET=$(TARGET): must be xilinx, ecp5 or generic))
 $(if $(filter-out 0 1,$(NETLIST)),$(error NETLIST=$(NETLIST): must be 0 or 1))
+$(if $(filter-out 0 1 cached,$(HW)),$(error HW=$(HW): must be 0, 1 or cached))
 $(if $(filter 1,$(NETLIST)),$(if $(filter-out sim,$(MAKECMDGOALS)),$(error NETLIST=1: a knob of make sim only (make $(filter-out sim,$(MAKECMDGOALS)) runs on rtl/))))
 $(if $(filter 1,$(NETLIST)),$(if $(filter-out vta,$(DUT)),$(error NETLIST=1: the netlist is rtl/'s (DUT=vta); DUT=$(DUT) is another design)))
 $(if $(filter 1,$(NETLIST)),$(if $(filter full,$(MODE)),$(error NETLIST=1: a netlist runs in the fast mode only (MODE=fast): the full mode reads the checkers a netlist's build leaves out)))
@@ -156,11 +160,12 @@ coverage: sysdeps $(STAMP)
 		$(if $(filter 1,$(SMOKE)),--smoke) $(if $(OUT),--out $(OUT))
 
 # ResNet-18 layers on the RTL with the roofline report (build/workloads/, per simulator
-# with SIM=all); CONFIG takes a list or `designs` (the design-space set); DUT= another
-# design's profile (on its own configuration).
+# with SIM=all); CONFIG takes a list or `designs` (the design-space set), whose report adds
+# each point's synthesis, fit, fmax, time per pass and pareto.png (HW=1; HW=cached: from the
+# caches only; HW=0: none); DUT= another design's profile (on its own configuration).
 workloads: sysdeps $(STAMP)
 	@set -e; for s in $(SIMS); do $(PY) -m tb.workloads.run --sim $$s --layers $(LAYERS) --scale $(SCALE) \
-		--vt $(VT) $(if $(CONFIG),--config $(CONFIG)) --jobs $(JOBS) $(if $(filter-out vta,$(DUT)),--dut $(DUT)) \
+		--vt $(VT) $(if $(CONFIG),--config $(CONFIG)) --jobs $(JOBS) $(if $(filter-out vta,$(DUT)),--dut $(DUT)) --hw $(HW) \
 		--out $(or $(OUT),build/workloads$(if $(filter-out vta,$(DUT)),-$(notdir $(basename $(DUT)))))$(if $(filter all,$(SIM)),/$$s); done
 
 # Formal checks of rtl/ (tb/formal/README.md): every module contract with SymbiYosys, the

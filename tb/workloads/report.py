@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from models.config import VtaConfig
 from models.workloads.designs import macs_per_cycle, sram_bytes
 from models.workloads.layers import OCCURRENCES
 from tb.uvm.dutmap import NATIVE, is_native
+from tb.workloads.hardware import section
+from tb.workloads.hardware import write as write_hardware
 
 if TYPE_CHECKING:
     from tb.workloads.run import Case
@@ -145,8 +147,11 @@ def plot_roofline(path: Path, cases: Sequence["Case"], configs: dict[str, VtaCon
 
 
 def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfig], sim: str, scale: str,
-                 command: str, wall: float, dut: str = NATIVE) -> list[Path]:
-    """Write report.md, report.json and roofline.png under ``out``; returns their paths."""
+                 command: str, wall: float, dut: str = NATIVE, hardware: dict[str, Any] | None = None,
+                 arguments: dict[str, str] | None = None) -> list[Path]:
+    """Write report.md, report.json and roofline.png under ``out`` (and, with ``hardware``,
+    the design space's hardware section and pareto.png: tb/workloads/hardware.py); returns
+    their paths. ``arguments``: each configuration's argument (shipped name or JSON path)."""
     out.mkdir(parents=True, exist_ok=True)
     speed = speedups(cases)
     native = is_native(dut)
@@ -182,16 +187,22 @@ def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfi
     if len(configs) > 1:
         md += ["## Design space", ""] + _design_table(cases, configs) + [""]
     md += ["![roofline](roofline.png)", ""]
+    if hardware is not None:
+        md += section(hardware)
     paths = [out / "report.md", out / "report.json", out / "roofline.png"]
     paths[0].write_text("\n".join(md))
     data = {"command": command, "sim": sim, "dut": dut, "scale": scale, "wall_s": round(wall, 1),
             "configs": {name: {"block": cfg.block_in, "batch": cfg.batch,
                                "macs_per_cycle": macs_per_cycle(cfg), "sram_bytes": sram_bytes(cfg),
-                               "overrides": cfg.overrides(),
+                               "overrides": cfg.overrides(), "argument": (arguments or {}).get(name, name),
                                "network_cycles": {vt: network_cycles(cases, name, vt) for vt in (1, 2)}}
                         for name, cfg in configs.items()},
             "cases": [dict(asdict(c), vt2_speedup=speed.get((c.config, c.layer)) if c.vt == 2 else None,
                            repro=c.repro(sim)) for c in cases]}
+    if hardware is not None:
+        data["hardware"] = hardware
     paths[1].write_text(json.dumps(data, indent=1))
     plot_roofline(paths[2], cases, configs)
+    if hardware is not None:
+        paths += write_hardware(out, hardware)
     return paths

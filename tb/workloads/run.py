@@ -3,7 +3,7 @@ the testbench (fast mode, every checker on), reported against the roofline.
 
     python -m tb.workloads.run [--layers C2,C5|all] [--scale full|small] [--config LIST]
                                [--sim verilator|icarus] [--vt 1,2] [--jobs N] [--out DIR]
-                               [--dut NAME|PATH]
+                               [--dut NAME|PATH] [--hw 1|0|cached]
 
 For each configuration it lowers every (layer, vt), saves the vectors under
 OUT/vectors/<config>/, predicts each program's counters (models.predict) and cycles
@@ -18,6 +18,15 @@ profile's configuration: a program its documented differences rule out is left o
 the reason (tb/uvm/applicable.py), as ``make sim DUT=...`` does. Such a design has none
 of rtl/'s work counters, so its roofline figures put the model's work (micro-ops, bytes)
 over the design's own CYCLES register, and the report has no "where the cycles go".
+
+With several configurations (``--config designs``) the report adds the design space's
+hardware figures (tb/workloads/hardware.py): per design point its synthesis results, whether
+they fit the Zynq-7020 and the LFE5UM5G-85F, fmax where it fits the ECP5, the time and GOPS
+of a ResNet-18 pass, and OUT/pareto.png. ``--hw 1`` (the default) makes every result the
+caches lack (minutes to hours: synthesis and place and route, with progress), ``--hw cached``
+uses only cached results, ``--hw 0`` leaves them out (the report says so). A figure that
+cannot be had is one line naming the design point and the file; the exit status stays the
+simulation's.
 """
 from __future__ import annotations
 
@@ -41,8 +50,9 @@ from tb.uvm.api import explain, run_jobs
 from tb.uvm.applicable import job_reasons
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job
+from tb.workloads import hardware
 from tb.workloads.figures import figures, losses, two_operand_uops
-from tb.workloads.report import write_report
+from tb.workloads.report import network_cycles, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "build" / "workloads"
@@ -180,6 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
                         help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
+    parser.add_argument("--hw", default="1", choices=hardware.MODES,
+                        help="with several configurations, their synthesis, fmax and time per pass: "
+                             "1 makes what the caches lack (default), cached uses only cached results, "
+                             "0 leaves them out")
     args = parser.parse_args(argv)
     try:
         own = None if is_native(args.dut) else profile_of(args.dut).config_name
@@ -199,9 +213,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: running {len(jobs)} program(s) on {args.sim}", flush=True)
         run_config(args.sim, arg, loaded[name], jobs, args.jobs, args.dut)
         cases.extend(mine)
+    hw = None
+    if len(configs) > 1:
+        vt = max(vts)
+        run = hardware.Run(args.scale, vt, layers,
+                           {name: (arg, network_cycles(cases, name, vt)) for name, arg in configs.items()})
+        print(f"hardware figures of {len(configs)} configurations and upstream's (HW={args.hw})", flush=True)
+        hw = hardware.collect(run, args.hw, hardware.UPSTREAM, hardware.default_upstream_report(out))
     wall = time.perf_counter() - t0
     command = " ".join(["python -m tb.workloads.run"] + (argv if argv is not None else sys.argv[1:]))
-    paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall, args.dut)
+    arguments = {name: hardware.argument_of(arg) for name, arg in configs.items()}
+    paths = write_report(out, cases, loaded, args.sim, args.scale, command, wall, args.dut, hw, arguments)
     failed = [c for c in cases if not c.passed and not c.excluded and not c.error]
     errors = [c for c in cases if c.error]
     left = sum(bool(c.excluded) for c in cases)
@@ -214,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     for c in failed:
         print(f"FAIL {c.config} {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
               + (f"\n  repro: {c.repro(args.sim)}" if c.vector else ""))
+    if hw is not None and hw["mode"] == "0":
+        print(f"hardware: {hw['note']}")
+    for line in (hw or {}).get("missing", []):
+        print(f"hardware missing: {line}")
     return 1 if failed or errors else 0
 
 
