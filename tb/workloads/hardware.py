@@ -39,8 +39,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from models.config import ConfigError, load_config
+from models.config import ConfigError
 from models.spec import SHIPPED_CONFIGS
+from models.spec.configs import load_config
 from models.workloads.designs import design_points, macs_per_cycle
 from models.workloads.layers import OCCURRENCES, get_layer
 from tb.duts.rtlports import RtlError

@@ -11,24 +11,22 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from models.config import VtaConfig
 from models.workloads.designs import macs_per_cycle, sram_bytes
 from models.workloads.layers import OCCURRENCES
 from tb.uvm.dutmap import NATIVE, is_native
+from tb.workloads.case import Case
 from tb.workloads.hardware import section
 from tb.workloads.hardware import write as write_hardware
 
-if TYPE_CHECKING:
-    from tb.workloads.run import Case
 
-
-def _cycles(case: "Case") -> int | None:
+def _cycles(case: Case) -> int | None:
     return int(case.measured["cycles"]) if case.measured and case.passed else None
 
 
-def speedups(cases: Sequence["Case"]) -> dict[tuple[str, str], float]:
+def speedups(cases: Sequence[Case]) -> dict[tuple[str, str], float]:
     """(config, layer) -> cycles with vt=1 / cycles with vt=2, where both passed."""
     by = {(c.config, c.layer, c.vt): _cycles(c) for c in cases}
     out = {}
@@ -39,7 +37,7 @@ def speedups(cases: Sequence["Case"]) -> dict[tuple[str, str], float]:
     return out
 
 
-def network_cycles(cases: Sequence["Case"], config: str, vt: int) -> int | None:
+def network_cycles(cases: Sequence[Case], config: str, vt: int) -> int | None:
     """Cycles of one pass of ResNet-18 (every layer weighted by its occurrences), or None
     unless every layer of the table ran and passed."""
     by = {c.layer: _cycles(c) for c in cases if c.config == config and c.vt == vt}
@@ -52,7 +50,7 @@ def _pct(value: float) -> str:
     return f"{value:.3f}"
 
 
-def _results_table(cases: Sequence["Case"], speed: dict[tuple[str, str], float]) -> list[str]:
+def _results_table(cases: Sequence[Case], speed: dict[tuple[str, str], float]) -> list[str]:
     lines = ["| layer | shape | vt | tile (rows x cols, oc, ic blocks) | verdict | insns | GEMM uops | "
              "DRAM bytes | cycles (RTL) | cycles (model) | GEMM util | bound | achieved | "
              "achieved (model) | vt=2 speed-up | wall s |",
@@ -78,7 +76,7 @@ def _results_table(cases: Sequence["Case"], speed: dict[tuple[str, str], float])
     return lines
 
 
-def _loss_table(cases: Sequence["Case"]) -> list[str]:
+def _loss_table(cases: Sequence[Case]) -> list[str]:
     lines = ["| layer | vt | cycles - bound | compute idle | compute token waits | compute overhead | "
              "load exec | load token waits | store exec | store token waits |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -92,7 +90,7 @@ def _loss_table(cases: Sequence["Case"]) -> list[str]:
     return lines
 
 
-def _design_table(cases: Sequence["Case"], configs: dict[str, VtaConfig]) -> list[str]:
+def _design_table(cases: Sequence[Case], configs: dict[str, VtaConfig]) -> list[str]:
     layers = [name for name in OCCURRENCES if any(c.layer == name for c in cases)]
     vt = max(c.vt for c in cases)
     lines = [f"Cycles per layer with vt={vt} (FAIL: did not verify), and one pass of ResNet-18 "
@@ -113,7 +111,7 @@ def _design_table(cases: Sequence["Case"], configs: dict[str, VtaConfig]) -> lis
     return lines
 
 
-def plot_roofline(path: Path, cases: Sequence["Case"], configs: dict[str, VtaConfig]) -> None:
+def plot_roofline(path: Path, cases: Sequence[Case], configs: dict[str, VtaConfig]) -> None:
     """MACs/cycle against MACs per DRAM byte; each configuration's roof min(peak, bus x I)."""
     import matplotlib
     matplotlib.use("Agg")
@@ -146,7 +144,7 @@ def plot_roofline(path: Path, cases: Sequence["Case"], configs: dict[str, VtaCon
     plt.close(fig)
 
 
-def write_report(out: Path, cases: Sequence["Case"], configs: dict[str, VtaConfig], sim: str, scale: str,
+def write_report(out: Path, cases: Sequence[Case], configs: dict[str, VtaConfig], sim: str, scale: str,
                  command: str, wall: float, dut: str = NATIVE, hardware: dict[str, Any] | None = None,
                  arguments: dict[str, str] | None = None) -> list[Path]:
     """Write report.md, report.json and roofline.png under ``out`` (and, with ``hardware``,

@@ -33,7 +33,6 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from models.argtypes import OneLineParser, positive_int
@@ -51,40 +50,12 @@ from tb.uvm.applicable import job_reasons
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.workloads import hardware
+from tb.workloads.case import Case
 from tb.workloads.figures import figures, losses, two_operand_uops
 from tb.workloads.report import network_cycles, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "build" / "workloads"
-
-
-@dataclass
-class Case:
-    """One (configuration, layer, vt): its lowering, prediction and RTL result."""
-
-    config: str
-    layer: str
-    vt: int
-    description: str = ""
-    tiling: dict = field(default_factory=dict)
-    insns: int = 0
-    predicted: dict = field(default_factory=dict)
-    measured: dict = field(default_factory=dict)
-    passed: bool = False
-    failure: str = ""
-    error: str = ""  # why it never ran: its lowering or its vector refused (an ERROR row)
-    excluded: str = ""
-    vector: str = ""
-    wall: float = 0.0
-    dut: str = NATIVE
-    two_operand: int = 0  # micro-ops of ALUs with use_imm 0 (a second compute cycle each)
-
-    def repro(self, sim: str) -> str:
-        """The command that runs this program alone (the vector carries its configuration)."""
-        if not self.vector:
-            return ""
-        dut = "" if is_native(self.dut) else f" --dut {self.dut}"
-        return f"python -m tb.uvm.run --sim {sim} --mode fast --vector {self.vector}{dut}"
 
 
 def parse_vts(text: str) -> list[int]:
