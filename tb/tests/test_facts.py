@@ -1,6 +1,7 @@
 """Facts are written once (ARCHITECTURE.md): the module names and token queues in
-models/spec/tokens.py, the simulators in tb/runner.py, the restart limit and the poll gap
-each in one module. Everyone else imports them; a second literal copy fails here."""
+models/spec/tokens.py, the simulators in tb/runner.py, the testbench modes in
+tb/uvm/simbuild.py (its TOPLEVELS), the restart limit and the poll gap each in one module.
+Everyone else imports them; a second literal copy fails here."""
 from __future__ import annotations
 
 import ast
@@ -14,7 +15,7 @@ from tb.uvm import simbuild
 
 #: fact -> (its value, the one file that writes it as a literal, or None: derived only)
 LITERALS = {"modules": (MODULES, "models/spec/tokens.py"), "token queues": (TOKEN_QUEUES, None),
-            "simulators": (SIMS, "tb/runner.py")}
+            "simulators": (SIMS, "tb/runner.py"), "testbench modes": (simbuild.MODES, None)}
 #: constants that one module defines and the others import
 OWNED_NAMES = {"MAX_RESTARTS": "tb/uvm/session.py", "POLL_GAP": "tb/uvm/watch.py"}
 

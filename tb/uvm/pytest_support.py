@@ -7,8 +7,6 @@ from tb.runner import SIMS
 from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_all
 
-MODES = ("full", "fast")
-
 
 def run(sim: str, jobs: list[tuple[str, Job]], mode: str = "full") -> dict[str, dict]:
     """Run jobs on a simulator in a testbench mode (one process per configuration); results

@@ -56,7 +56,7 @@ from tb.uvm.progedit import (
 from tb.uvm.rerun import RerunError, load_saved, rerun_job
 from tb.uvm.session import SimSession
 from tb.uvm.signature import Signature, signature
-from tb.uvm.simbuild import DEFINES_VAR, BuildError
+from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError
 
 T = TypeVar("T")
 WORK = ROOT / "build" / "uvm" / "shrink"
@@ -324,7 +324,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.shrink", description=__doc__.split("\n\n")[1])
     p.add_argument("dir", type=Path, nargs="?", help="a saved failure (a directory under build/failures/)")
     p.add_argument("--sim", choices=SIMS, help="default: the failure's own")
-    p.add_argument("--mode", choices=("fast", "full"), help="default: the failure's own")
+    p.add_argument("--mode", choices=MODES, help="default: the failure's own")
     p.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS,
                    help=f"passes over every kind of reduction at most (default {DEFAULT_ROUNDS})")
     p.add_argument("--timeout", type=positive_float, help="wall-time limit of each candidate, seconds")
