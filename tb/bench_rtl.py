@@ -23,6 +23,7 @@ from models.predict import predict
 from models.spec.configs import load_config
 from models.vector import load_vector, save_vector
 from tb import sweep_programs as P
+from tb.runner import SIMS
 from tb.uvm.api import explain, program_jobs, run_jobs
 from tb.uvm.flow_jobs import PERF_PROGRAMS
 
@@ -74,7 +75,7 @@ def _load_module_bytes(vector_dir: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m tb.bench_rtl", description=__doc__.splitlines()[0])
-    parser.add_argument("--sim", default="verilator", choices=["verilator", "icarus"])
+    parser.add_argument("--sim", default="verilator", choices=SIMS)
     parser.add_argument("--config", default="default", help="shipped name or JSON path")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:

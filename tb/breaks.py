@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from tb.runner import ROOT
+from tb.runner import ROOT, SIMS
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def readme_with_table(text: str) -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.breaks", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
+    p.add_argument("--sim", choices=SIMS, default="verilator")
     p.add_argument("--defines", help="comma-separated defines of the table (default: all)")
     p.add_argument("--quick", action="store_true", help="run only each define's catching test")
     p.add_argument("--out", type=Path, default=OUT, help="logs, JUnit files and failures")

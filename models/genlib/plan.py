@@ -29,8 +29,7 @@ import numpy as np
 
 from models.genlib.knobs import GenKnobs
 from models.genlib.rand import below, between, chance
-
-MODULES = ("load", "compute", "store")
+from models.spec import MODULES
 
 
 @dataclass

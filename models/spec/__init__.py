@@ -21,9 +21,9 @@ from models.spec.configs import SHIPPED_CONFIGS, shipped_name
 from models.spec.memory import BASE_OF, MEMORY, MEMTYPE_OF, MemInfo, elem_bytes, loads_nothing, module_of
 from models.spec.ranges import Range, intersect_ranges, merge_ranges, merge_spans
 from models.spec.rules import RULES
-from models.spec.tokens import FLAG_QUEUE, LEGAL_FLAGS, MODULES, POP_FLAGS, PUSH_FLAGS, QUEUES
+from models.spec.tokens import FLAG_QUEUE, LEGAL_FLAGS, MODULES, POP_FLAGS, PUSH_FLAGS, QUEUES, TOKEN_QUEUES
 
 __all__ = ["BASE_OF", "FLAG_QUEUE", "LEGAL_FLAGS", "MEMORY", "MEMTYPE_OF", "MODULES", "POP_FLAGS",
-           "PUSH_FLAGS", "QUEUES", "RULES", "SHIPPED_CONFIGS", "MemInfo", "Range", "elem_bytes",
-           "intersect_ranges", "loads_nothing", "merge_ranges", "merge_spans", "module_of",
+           "PUSH_FLAGS", "QUEUES", "RULES", "SHIPPED_CONFIGS", "TOKEN_QUEUES", "MemInfo", "Range",
+           "elem_bytes", "intersect_ranges", "loads_nothing", "merge_ranges", "merge_spans", "module_of",
            "shipped_name"]

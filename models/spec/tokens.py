@@ -16,6 +16,8 @@ QUEUES: dict[str, tuple[str, str]] = {
     "L2C": ("load", "compute"), "C2L": ("compute", "load"),
     "C2S": ("compute", "store"), "S2C": ("store", "compute"),
 }
+#: The queues in that order (the RTL's token counters and the bytes of its TOKENS register).
+TOKEN_QUEUES = tuple(QUEUES)
 POP_FLAGS = ("pop_prev_dep", "pop_next_dep")
 PUSH_FLAGS = ("push_prev_dep", "push_next_dep")
 

@@ -25,6 +25,7 @@ from models.vector import Vector, save_vector
 from tb import sweep_programs
 from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistError, NetlistSpec
 from tb.duts.schema import ProfileError
+from tb.runner import SIMS
 from tb.uvm.dutmap import NATIVE, profile_of
 from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_all
@@ -55,7 +56,7 @@ def rate(sim: str, config: str, vector_dir: Path, dut: str) -> tuple[int, int, f
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m tb.bench.gate", description=__doc__.splitlines()[0])
-    parser.add_argument("--sim", choices=("icarus", "verilator", "all"), default="all")
+    parser.add_argument("--sim", choices=(*SIMS, "all"), default="all")
     parser.add_argument("--config", default=DEFAULT_CONFIG)
     parser.add_argument("--script", choices=SCRIPTS, default=DEFAULT_SCRIPT)
     parser.add_argument("--outer", type=positive_int, default=N_OUT,
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prepare_env()
     netlist = NetlistSpec(args.config, args.script).name
-    sims = ("icarus", "verilator") if args.sim == "all" else (args.sim,)
+    sims = SIMS if args.sim == "all" else (args.sim,)
     rows = []
     try:
         profile_of(netlist)   # the netlist, built now if needed

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tb.runner import SIMS
+
 TESTS = ("directed", "quick", "regress", "formal", "formal+quick")
-SIMS = ("icarus", "verilator")
 UVM = "tb.uvm.run"
 WORKLOADS = "tb.workloads.run"
 

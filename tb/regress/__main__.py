@@ -33,6 +33,7 @@ from tb.regress.engine import ChunkResult, EngineError
 from tb.regress.plan import Chunk, Params, PlanError
 from tb.regress.report import report
 from tb.regress.store import ResultsFile
+from tb.runner import SIMS
 from tb.uvm.jobs import DEFAULT_RANDOM_POOL, RANDOM
 from tb.uvm.profiles import PROFILES
 from tb.uvm.simbuild import MODES, BuildError
@@ -42,7 +43,7 @@ EXIT_INTERRUPTED = 130
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.regress", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
+    p.add_argument("--sim", choices=SIMS, default="verilator")
     p.add_argument("--mode", choices=MODES, default="fast", help="testbench mode (README, Testbench modes)")
     p.add_argument("--seed", type=seed_arg, default=1, help="program k uses seed SEED+k")
     p.add_argument("--count", type=positive_int, default=100, help="random programs")

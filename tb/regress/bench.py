@@ -23,7 +23,7 @@ import time
 
 from models.argtypes import OneLineParser, positive_int
 from tb.regress.localhost import localhost_cluster
-from tb.runner import ROOT
+from tb.runner import ROOT, SIMS
 
 WORK = ROOT / "build" / "regress-bench"
 
@@ -56,7 +56,7 @@ def measure(label: str, sim: str, count: int, chunk: int, engine: list[str], war
 
 def main(argv: list[str] | None = None) -> int:
     p = OneLineParser(prog="python -m tb.regress.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="icarus")
+    p.add_argument("--sim", choices=SIMS, default="icarus")
     p.add_argument("--count", type=positive_int, default=40, help="programs per timed run")
     p.add_argument("--chunk", type=positive_int, default=5, help="programs per simulator process")
     args = p.parse_args(argv)

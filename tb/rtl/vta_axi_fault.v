@@ -3,29 +3,35 @@
 // AXI4 memory port: DUT master side dm_* -> testbench slave side m_axi_gmem_*.
 // AXI4-Lite control port: testbench master side s_axi_control_* -> DUT slave side ds_*.
 // With fault == 0 every signal passes straight through. Other values model RTL bugs
-// that the testbench's checkers must catch (tb/uvm/faults.py names them):
-//   1 flip bit FLIP_BIT of AWADDR          (stray write)
-//   2 drop WLAST                           (protocol: beat count / WLAST)
-//   3 invert WDATA while WVALID && !WREADY (protocol: payload stability)
-//   4 extra BVALID on the control port when a read address is accepted
-//                                          (protocol: response without request)
-//   5 move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
-//   6 drive AWADDR to X while AWVALID      (protocol: X on a valid channel; 4-state sims)
-//   7 never let a read address through     (watchdog: the read path deadlocks, no progress)
-//   8 hang the simulator itself: a zero-delay loop, as a combinational loop can; Python
-//     never runs again, so only the runner's --timeout backstop (SIGALRM) ends it
-//   9 GEMM_UOPS (0x24) reads one more than the design counted (counter check)
-//  10 answer every write burst to the DUT as soon as its last beat is accepted, and take
-//     the memory's real B responses only 64 cycles after the last one: the DUT raises DONE
-//     while its writes are still unanswered (ordering check)
-//  11 issue every read burst twice on the memory port, the copy right after the original,
-//     and drop the copy's data: the DUT sees its own bursts only, the port twice as many in
-//     flight as the design keeps (liveness check: rd-outstanding)
-//  12 not a fault but a memory behaviour AXI allows: take the memory's write responses at
-//     once and withhold them from the DUT until B_HOLD bursts await one (the design's stated
-//     bound) or no write has ended for 64 cycles, then give them all back, one a cycle
-//     (the b-bound flow: a DUT that issues one burst more than its bound is caught by the
-//     liveness check wr-outstanding, which counts at the DUT's side of this module)
+// that the testbench's checkers must catch. tb/uvm/faults.py owns the codes (FAULTS) and
+// names them; tb/rtl/vta_tb_codes.vh, generated from it, defines them here as FAULT_<NAME>:
+//   1 aw-flip          flip bit FLIP_BIT of AWADDR (stray write)
+//   2 drop-wlast       drop WLAST (protocol: beat count / WLAST)
+//   3 wdata-unstable   invert WDATA while WVALID && !WREADY (protocol: payload stability)
+//   4 lite-spurious-b  extra BVALID on the control port when a read address is accepted
+//                      (protocol: response without request)
+//   5 aw-4k            move AWADDR to 8 bytes below a 4 KiB boundary (protocol: 4 KiB crossing)
+//   6 aw-x             drive AWADDR to X while AWVALID (protocol: X on a valid channel; 4-state sims)
+//   7 ar-stuck         never let a read address through (watchdog: the read path deadlocks,
+//                      no progress)
+//   8 sim-hang         hang the simulator itself: a zero-delay loop, as a combinational loop
+//                      can; Python never runs again, so only the runner's --timeout backstop
+//                      (SIGALRM) ends it
+//   9 counter-skew     GEMM_UOPS (0x24) reads one more than the design counted (counter check)
+//  10 early-b          answer every write burst to the DUT as soon as its last beat is
+//                      accepted, and take the memory's real B responses only 64 cycles after
+//                      the last one: the DUT raises DONE while its writes are still
+//                      unanswered (ordering check)
+//  11 rd-overissue     issue every read burst twice on the memory port, the copy right after
+//                      the original, and drop the copy's data: the DUT sees its own bursts
+//                      only, the port twice as many in flight as the design keeps (liveness
+//                      check: rd-outstanding)
+//  12 b-hold           not a fault but a memory behaviour AXI allows: take the memory's write
+//                      responses at once and withhold them from the DUT until B_HOLD bursts
+//                      await one (the design's stated bound) or no write has ended for 64
+//                      cycles, then give them all back, one a cycle (the b-bound flow: a DUT
+//                      that issues one burst more than its bound is caught by the liveness
+//                      check wr-outstanding, which counts at the DUT's side of this module)
 module vta_axi_fault #(
     parameter integer ID_W     = 1,
     parameter integer ADDR_W   = 32,
@@ -136,19 +142,22 @@ module vta_axi_fault #(
 );
     localparam [ADDR_W-1:0] FLIP = {{(ADDR_W-1){1'b0}}, 1'b1} << FLIP_BIT;
 
-    wire f_flip  = tb_fault == 4'd1;
-    wire f_wlast = tb_fault == 4'd2;
-    wire f_wdata = tb_fault == 4'd3;
-    wire f_bresp = tb_fault == 4'd4;
-    wire f_4k    = tb_fault == 4'd5;
-    wire f_xaddr = tb_fault == 4'd6;
-    wire f_arstuck = tb_fault == 4'd7;
-    wire f_count   = tb_fault == 4'd9;
-    wire f_earlyb  = tb_fault == 4'd10;
-    wire f_dup     = tb_fault == 4'd11;
-    wire f_bhold   = tb_fault == 4'd12;
+    // the fault codes (FAULT_*), generated from tb/uvm/faults.py
+`include "vta_tb_codes.vh"
 
-    // early B responses (fault 10): one owed per last W beat the DUT got accepted; the real
+    wire f_flip    = tb_fault == FAULT_AW_FLIP;
+    wire f_wlast   = tb_fault == FAULT_DROP_WLAST;
+    wire f_wdata   = tb_fault == FAULT_WDATA_UNSTABLE;
+    wire f_bresp   = tb_fault == FAULT_LITE_SPURIOUS_B;
+    wire f_4k      = tb_fault == FAULT_AW_4K;
+    wire f_xaddr   = tb_fault == FAULT_AW_X;
+    wire f_arstuck = tb_fault == FAULT_AR_STUCK;
+    wire f_count   = tb_fault == FAULT_COUNTER_SKEW;
+    wire f_earlyb  = tb_fault == FAULT_EARLY_B;
+    wire f_dup     = tb_fault == FAULT_RD_OVERISSUE;
+    wire f_bhold   = tb_fault == FAULT_B_HOLD;
+
+    // early B responses (early-b): one owed per last W beat the DUT got accepted; the real
     // ones are accepted once no write has ended for 64 cycles
     reg [7:0] early_owed;
     reg [6:0] early_quiet;
@@ -164,7 +173,7 @@ module vta_axi_fault #(
         end
     end
 
-    // withheld write responses (12): counted as the memory gives them, released in a run
+    // withheld write responses (b-hold): counted as the memory gives them, released in a run
     localparam [31:0] HOLD32 = B_HOLD;
     localparam [8:0] HOLD = HOLD32[8:0];
     reg [8:0] held;
@@ -183,7 +192,7 @@ module vta_axi_fault #(
         end
     end
 
-    // duplicated reads (fault 11): after the port accepts one of the DUT's read bursts, its
+    // duplicated reads (rd-overissue): after the port accepts one of the DUT's read bursts, its
     // copy is offered before the DUT's next one; a tag per burst on the port, in AR order
     // (R returns in that order: every burst has ID 0), marks the copies, whose beats are
     // taken from the memory and not shown to the DUT
@@ -224,7 +233,7 @@ module vta_axi_fault #(
     end
 
     always @(posedge ap_clk) begin : sim_hang
-        while (tb_fault == 4'd8) begin end
+        while (tb_fault == FAULT_SIM_HANG) begin end
     end
 
     wire [ADDR_W-1:0] aw_near_4k = {dm_awaddr[ADDR_W-1:12], 12'hFF8};

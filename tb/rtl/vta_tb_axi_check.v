@@ -2,7 +2,9 @@
 // Test-only AXI protocol checker of the fast testbench mode: the rules of tb/uvm/protocol.py
 // (the full mode's Python checker) in the simulation, on one port. It latches the first
 // violation -- rule, channel, signal, cycle and two values -- which the testbench reads and
-// turns into the same message as the Python checker (tb/uvm/fastcheck.py decodes the codes).
+// turns into the same message as the Python checker (tb/uvm/fast.py decodes the codes).
+// The codes are owned by tb/uvm/axi_codes.py (AXI_RULES, CHANNELS) and used here by the names
+// tb/rtl/vta_tb_codes.vh, generated from it, gives them (AXI_RULE_<RULE>, AXI_CHAN_<CHANNEL>).
 //
 //   rule 1 x-on-handshake       valid or ready is X/Z (four-state simulators only)
 //        2 x-on-payload         a payload signal is X/Z while valid (write data: strobed lanes)
@@ -14,8 +16,9 @@
 //        8 wlast                WLAST not exactly on beat AWLEN          (AXI4 only)
 //        9 rlast                RLAST not exactly on beat ARLEN          (AXI4 only)
 //       10 unexpected-response  B/R without a matching outstanding request
-//       11 unexpected-response  an R/B response other than the one the test injected
-//                               (r_inj/b_inj, from the fast memory)
+//       11 injected-response    an R/B response other than the one the test injected
+//                               (r_inj/b_inj, from the fast memory); its message names
+//                               unexpected-response, as the full mode's does
 //       12 attributes           {AxLOCK, AxCACHE, AxPROT, AxQOS} differ from ATTR  (AXI4 only)
 //   channel 0 AW, 1 W, 2 B, 3 AR, 4 R. signal: index in the channel's payload list below.
 // W beats may come before their AW: they wait in a queue and are matched in order.
@@ -82,6 +85,8 @@ module vta_tb_axi_check #(
 );
     localparam integer LB = $clog2(DW / 8);
 
+    // the rule and channel codes (AXI_RULE_*, AXI_CHAN_*), generated from tb/uvm/axi_codes.py
+`include "vta_tb_codes.vh"
     // the rules and their bookkeeping (shared with the formal top; this file only reports)
 `include "vta_axi_rules.vh"
 
@@ -154,48 +159,48 @@ module vta_tb_axi_check #(
             waived_n <= 32'd0;
         end else begin
             // handshake and payload X/Z (four-state simulators only: here, not in the rules)
-            if (^{awvalid, awready} === 1'bx) flag(4'd1, 3'd0, 3'd0, {63'd0, awvalid}, {63'd0, awready});
-            if (^{wvalid, wready} === 1'bx)   flag(4'd1, 3'd1, 3'd0, {63'd0, wvalid}, {63'd0, wready});
-            if (^{bvalid, bready} === 1'bx)   flag(4'd1, 3'd2, 3'd0, {63'd0, bvalid}, {63'd0, bready});
-            if (^{arvalid, arready} === 1'bx) flag(4'd1, 3'd3, 3'd0, {63'd0, arvalid}, {63'd0, arready});
-            if (^{rvalid, rready} === 1'bx)   flag(4'd1, 3'd4, 3'd0, {63'd0, rvalid}, {63'd0, rready});
-            if (awvalid === 1'b1 && has_x_aw(aw_pl)) flag(4'd2, 3'd0, x_sig_addr(aw_pl), 64'd0, 64'd0);
-            if (arvalid === 1'b1 && has_x_aw(ar_pl)) flag(4'd2, 3'd3, x_sig_addr(ar_pl), 64'd0, 64'd0);
+            if (^{awvalid, awready} === 1'bx) flag(AXI_RULE_X_ON_HANDSHAKE, AXI_CHAN_AW, 3'd0, {63'd0, awvalid}, {63'd0, awready});
+            if (^{wvalid, wready} === 1'bx)   flag(AXI_RULE_X_ON_HANDSHAKE, AXI_CHAN_W, 3'd0, {63'd0, wvalid}, {63'd0, wready});
+            if (^{bvalid, bready} === 1'bx)   flag(AXI_RULE_X_ON_HANDSHAKE, AXI_CHAN_B, 3'd0, {63'd0, bvalid}, {63'd0, bready});
+            if (^{arvalid, arready} === 1'bx) flag(AXI_RULE_X_ON_HANDSHAKE, AXI_CHAN_AR, 3'd0, {63'd0, arvalid}, {63'd0, arready});
+            if (^{rvalid, rready} === 1'bx)   flag(AXI_RULE_X_ON_HANDSHAKE, AXI_CHAN_R, 3'd0, {63'd0, rvalid}, {63'd0, rready});
+            if (awvalid === 1'b1 && has_x_aw(aw_pl)) flag(AXI_RULE_X_ON_PAYLOAD, AXI_CHAN_AW, x_sig_addr(aw_pl), 64'd0, 64'd0);
+            if (arvalid === 1'b1 && has_x_aw(ar_pl)) flag(AXI_RULE_X_ON_PAYLOAD, AXI_CHAN_AR, x_sig_addr(ar_pl), 64'd0, 64'd0);
             if (wvalid === 1'b1 && (^{w_strobed, wstrb, LITE != 0 ? 1'b0 : wlast} === 1'bx))
-                flag(4'd2, 3'd1, (^w_strobed === 1'bx) ? 3'd0 : (^wstrb === 1'bx) ? 3'd1 : 3'd2, 64'd0, 64'd0);
-            if (bvalid === 1'b1 && (^b_pl === 1'bx)) flag(4'd2, 3'd2, (^bid === 1'bx) ? 3'd0 : 3'd1, 64'd0, 64'd0);
+                flag(AXI_RULE_X_ON_PAYLOAD, AXI_CHAN_W, (^w_strobed === 1'bx) ? 3'd0 : (^wstrb === 1'bx) ? 3'd1 : 3'd2, 64'd0, 64'd0);
+            if (bvalid === 1'b1 && (^b_pl === 1'bx)) flag(AXI_RULE_X_ON_PAYLOAD, AXI_CHAN_B, (^bid === 1'bx) ? 3'd0 : 3'd1, 64'd0, 64'd0);
             if (rvalid === 1'b1 && (^r_pl === 1'bx))
-                flag(4'd2, 3'd4, (^rid === 1'bx) ? 3'd0 : (^rdata === 1'bx) ? 3'd1 : (^rresp === 1'bx) ? 3'd2 : 3'd3, 64'd0, 64'd0);
+                flag(AXI_RULE_X_ON_PAYLOAD, AXI_CHAN_R, (^rid === 1'bx) ? 3'd0 : (^rdata === 1'bx) ? 3'd1 : (^rresp === 1'bx) ? 3'd2 : 3'd3, 64'd0, 64'd0);
             // the shared rules (vta_axi_rules.vh), in the order findings are ranked
-            if (r3_aw) flag(4'd3, 3'd0, 3'd0, aw_prev_a, 64'd0);
-            if (r4_aw) flag(4'd4, 3'd0, 3'd1, aw_prev_a, {{(64-AW){1'b0}}, awaddr});
-            if (r3_ar) flag(4'd3, 3'd3, 3'd0, ar_prev_a, 64'd0);
-            if (r4_ar) flag(4'd4, 3'd3, 3'd1, ar_prev_a, {{(64-AW){1'b0}}, araddr});
-            if (r3_w)  flag(4'd3, 3'd1, 3'd0, 64'd0, 64'd0);
-            if (r4_w)  flag(4'd4, 3'd1, (w_pl[DW-1:0] !== w_prev[DW-1:0]) ? 3'd0 : (w_pl[DW +: NB] !== w_prev[DW +: NB]) ? 3'd1 : 3'd2,
+            if (r3_aw) flag(AXI_RULE_VALID_DROPPED, AXI_CHAN_AW, 3'd0, aw_prev_a, 64'd0);
+            if (r4_aw) flag(AXI_RULE_PAYLOAD_UNSTABLE, AXI_CHAN_AW, 3'd1, aw_prev_a, {{(64-AW){1'b0}}, awaddr});
+            if (r3_ar) flag(AXI_RULE_VALID_DROPPED, AXI_CHAN_AR, 3'd0, ar_prev_a, 64'd0);
+            if (r4_ar) flag(AXI_RULE_PAYLOAD_UNSTABLE, AXI_CHAN_AR, 3'd1, ar_prev_a, {{(64-AW){1'b0}}, araddr});
+            if (r3_w)  flag(AXI_RULE_VALID_DROPPED, AXI_CHAN_W, 3'd0, 64'd0, 64'd0);
+            if (r4_w)  flag(AXI_RULE_PAYLOAD_UNSTABLE, AXI_CHAN_W, (w_pl[DW-1:0] !== w_prev[DW-1:0]) ? 3'd0 : (w_pl[DW +: NB] !== w_prev[DW +: NB]) ? 3'd1 : 3'd2,
                             w_prev_lo, wdata_lo);
-            if (r3_b)  flag(4'd3, 3'd2, 3'd0, 64'd0, 64'd0);
-            if (r4_b)  flag(4'd4, 3'd2, 3'd1, {62'd0, b_prev[IDW +: 2]}, {62'd0, bresp});
-            if (r3_r)  flag(4'd3, 3'd4, 3'd0, 64'd0, 64'd0);
-            if (r4_r)  flag(4'd4, 3'd4, 3'd1, r_prev_lo, rdata_lo);
-            if (r5_aw)  flag(4'd5, 3'd0, 3'd4, {62'd0, awburst}, 64'd0);
-            if (r6_aw)  flag(4'd6, 3'd0, 3'd3, {61'd0, awsize}, 64'(NB));
-            if (r7_aw)  flag(4'd7, 3'd0, 3'd1, {{(64-AW){1'b0}}, awaddr}, {53'd0, awsize, awlen});
-            if (r12_aw) flag(4'd12, 3'd0, 3'd5, {52'd0, awattr}, {52'd0, ATTR});
+            if (r3_b)  flag(AXI_RULE_VALID_DROPPED, AXI_CHAN_B, 3'd0, 64'd0, 64'd0);
+            if (r4_b)  flag(AXI_RULE_PAYLOAD_UNSTABLE, AXI_CHAN_B, 3'd1, {62'd0, b_prev[IDW +: 2]}, {62'd0, bresp});
+            if (r3_r)  flag(AXI_RULE_VALID_DROPPED, AXI_CHAN_R, 3'd0, 64'd0, 64'd0);
+            if (r4_r)  flag(AXI_RULE_PAYLOAD_UNSTABLE, AXI_CHAN_R, 3'd1, r_prev_lo, rdata_lo);
+            if (r5_aw)  flag(AXI_RULE_BURST_TYPE, AXI_CHAN_AW, 3'd4, {62'd0, awburst}, 64'd0);
+            if (r6_aw)  flag(AXI_RULE_BURST_SIZE, AXI_CHAN_AW, 3'd3, {61'd0, awsize}, 64'(NB));
+            if (r7_aw)  flag(AXI_RULE_4K_CROSSING, AXI_CHAN_AW, 3'd1, {{(64-AW){1'b0}}, awaddr}, {53'd0, awsize, awlen});
+            if (r12_aw) flag(AXI_RULE_ATTRIBUTES, AXI_CHAN_AW, 3'd5, {52'd0, awattr}, {52'd0, ATTR});
             // rule 8's second value: bit 32 set when WLAST is missing (not early)
-            if (r8_w)   flag(4'd8, 3'd1, 3'd2, {55'd0, w_n}, {55'd0, awq_head} | (wq_head_last ? 64'd0 : 64'h1_0000_0000));
-            if (r10_b)  flag(4'd10, 3'd2, 3'd0, LITE != 0 ? {32'd0, lite_bmin} : {{(64-IDW){1'b0}}, bid},
+            if (r8_w)   flag(AXI_RULE_WLAST, AXI_CHAN_W, 3'd2, {55'd0, w_n}, {55'd0, awq_head} | (wq_head_last ? 64'd0 : 64'h1_0000_0000));
+            if (r10_b)  flag(AXI_RULE_UNEXPECTED_RESPONSE, AXI_CHAN_B, 3'd0, LITE != 0 ? {32'd0, lite_bmin} : {{(64-IDW){1'b0}}, bid},
                              LITE != 0 ? {32'd0, lite_b} : 64'd0);
             // rule 11 (the test's injected response) exists only in the testbench
-            if (b_take && bresp !== b_inj) flag(4'd11, 3'd2, 3'd1, {62'd0, bresp}, {62'd0, b_inj});
-            if (r5_ar)  flag(4'd5, 3'd3, 3'd4, {62'd0, arburst}, 64'd0);
-            if (r6_ar)  flag(4'd6, 3'd3, 3'd3, {61'd0, arsize}, 64'(NB));
-            if (r7_ar)  flag(4'd7, 3'd3, 3'd1, {{(64-AW){1'b0}}, araddr}, {53'd0, arsize, arlen});
-            if (r12_ar) flag(4'd12, 3'd3, 3'd5, {52'd0, arattr}, {52'd0, ATTR});
-            if (r10_r)  flag(4'd10, 3'd4, 3'd0, LITE != 0 ? {32'd0, lite_ar} : {{(64-IDW){1'b0}}, rid},
+            if (b_take && bresp !== b_inj) flag(AXI_RULE_INJECTED_RESPONSE, AXI_CHAN_B, 3'd1, {62'd0, bresp}, {62'd0, b_inj});
+            if (r5_ar)  flag(AXI_RULE_BURST_TYPE, AXI_CHAN_AR, 3'd4, {62'd0, arburst}, 64'd0);
+            if (r6_ar)  flag(AXI_RULE_BURST_SIZE, AXI_CHAN_AR, 3'd3, {61'd0, arsize}, 64'(NB));
+            if (r7_ar)  flag(AXI_RULE_4K_CROSSING, AXI_CHAN_AR, 3'd1, {{(64-AW){1'b0}}, araddr}, {53'd0, arsize, arlen});
+            if (r12_ar) flag(AXI_RULE_ATTRIBUTES, AXI_CHAN_AR, 3'd5, {52'd0, arattr}, {52'd0, ATTR});
+            if (r10_r)  flag(AXI_RULE_UNEXPECTED_RESPONSE, AXI_CHAN_R, 3'd0, LITE != 0 ? {32'd0, lite_ar} : {{(64-IDW){1'b0}}, rid},
                              LITE != 0 ? {32'd0, lite_r} : 64'd0);
-            if (r_take && rresp !== r_inj) flag(4'd11, 3'd4, 3'd2, {62'd0, rresp}, {62'd0, r_inj});
-            if (r9_r)   flag(4'd9, 3'd4, 3'd3, {55'd0, r_n}, {55'd0, r_head});
+            if (r_take && rresp !== r_inj) flag(AXI_RULE_INJECTED_RESPONSE, AXI_CHAN_R, 3'd2, {62'd0, rresp}, {62'd0, r_inj});
+            if (r9_r)   flag(AXI_RULE_RLAST, AXI_CHAN_R, 3'd3, {55'd0, r_n}, {55'd0, r_head});
             if (fire_now && !violation) begin
                 violation <= 1'b1;
                 rule <= f_rule; chan <= f_chan; sig <= f_sig; vcycle <= cycle;

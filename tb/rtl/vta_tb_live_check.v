@@ -3,7 +3,8 @@
 // tb/rtl/vta_tb_top.v (so it runs in both testbench modes). The final DRAM cannot show a
 // client that waited too long, an idle module that left its queue full, or a port that
 // kept more bursts in flight than the design says: this checker can. It latches the first
-// violation (rule, which client/queue/token, cycle, two values) for tb/uvm/liveness.py.
+// violation (rule, which client/queue/token, cycle, two values) for tb/uvm/liveness.py,
+// which owns the rule codes (LIVE_RULES; here LIVE_RULE_<RULE> of tb/rtl/vta_tb_codes.vh).
 // The bounds come from the RTL (rtl/README.md, "Arbitration and liveness bounds"):
 //   rule 1 ar-unfair        a read client waited (ARVALID, no grant) through more than
 //                           NC-1 grants to the other clients: vta_rd_arb is round robin
@@ -106,6 +107,8 @@ module vta_tb_live_check #(
     output reg  [31:0]    wr_out_max,
     output reg  [31:0]    r_held_max     // longest run of cycles a read beat waited for RREADY
 );
+    // the rule codes (LIVE_RULE_*), generated from tb/uvm/liveness.py (LIVE_RULES)
+`include "vta_tb_codes.vh"
     localparam [2:0] PH_IDLE = 3'd0, PH_POP = 3'd1, PH_PUSH = 3'd3;
     localparam [7:0] TD = TOKEN_DEPTH[7:0];
     localparam [31:0] FAIR32 = NC - 1;     // grants to others a waiting client may see
@@ -177,7 +180,7 @@ module vta_tb_live_check #(
                 if (arb_req[c] && !arb_gnt[c]) begin
                     no = others[c] + {7'd0, |arb_gnt};
                     nw = waited[c] + 32'd1;
-                    if (no > FAIR) flag(4'd1, c[2:0], {24'd0, no}, nw);
+                    if (no > FAIR) flag(LIVE_RULE_AR_UNFAIR, c[2:0], {24'd0, no}, nw);
                     others[c] <= no;
                     waited[c] <= nw;
                     if (no > others_max[8*c +: 8]) others_max[8*c +: 8] <= no;
@@ -192,19 +195,19 @@ module vta_tb_live_check #(
             for (c = NC - 1; c >= 0; c = c - 1)
                 if (arb_req[c]) begin found = 1'b1; first = c[2:0]; end
             if (found && !(|arb_gnt) && table_n < RD_OUTST && (!arb_arvalid || arb_arready))
-                flag(4'd2, first, {{(32-NC){1'b0}}, arb_req}, table_n);
+                flag(LIVE_RULE_AR_WITHHELD, first, {{(32-NC){1'b0}}, arb_req}, table_n);
             table_n <= table_n + {31'd0, |arb_gnt} - {31'd0, arb_rlast};
             // ---- bursts in flight on the memory port ----
             n = rd_n + {31'd0, ar_fire} - {31'd0, rlast_fire};
-            if ($signed(n) > RD_OUTST) flag(4'd3, 3'd0, n, RD_OUTST);
+            if ($signed(n) > RD_OUTST) flag(LIVE_RULE_RD_OUTSTANDING, 3'd0, n, RD_OUTST);
             if ($signed(n) > $signed(rd_max)) rd_max <= n;
             rd_n <= n;
             n = wr_ahead_n + {31'd0, aw_fire} - {31'd0, wlast_fire};
-            if ($signed(n) > WR_AHEAD) flag(4'd4, 3'd0, n, WR_AHEAD);
+            if ($signed(n) > WR_AHEAD) flag(LIVE_RULE_WR_AHEAD, 3'd0, n, WR_AHEAD);
             if ($signed(n) > $signed(wr_ahead_max)) wr_ahead_max <= n;
             wr_ahead_n <= n;
             n = wr_out_n + {31'd0, aw_fire} - {31'd0, b_fire};
-            if ($signed(n) > WR_OUTST) flag(4'd5, 3'd0, n, WR_OUTST);
+            if ($signed(n) > WR_OUTST) flag(LIVE_RULE_WR_OUTSTANDING, 3'd0, n, WR_OUTST);
             if ($signed(n) > $signed(wr_out_max)) wr_out_max <= n;
             wr_out_n <= n;
             n = r_held ? r_held_n + 32'd1 : 32'd0;
@@ -214,7 +217,7 @@ module vta_tb_live_check #(
             for (m = 0; m < 3; m = m + 1) begin
                 if (q_count[8*m +: 8] != 8'd0 && phase[3*m +: 3] == PH_IDLE && !q_pop[m]) begin
                     n = q_wait[m] + 32'd1;
-                    if (n > QUEUE_WAIT) flag(4'd6, m[2:0], {24'd0, q_count[8*m +: 8]}, n);
+                    if (n > QUEUE_WAIT) flag(LIVE_RULE_QUEUE_STUCK, m[2:0], {24'd0, q_count[8*m +: 8]}, n);
                     q_wait[m] <= n;
                 end else begin
                     q_wait[m] <= 32'd0;
@@ -225,7 +228,7 @@ module vta_tb_live_check #(
                 if (owe_pop[t] && phase[3*consumer(t) +: 3] == PH_POP && tok_count[8*t +: 8] != 8'd0
                     && !tok_pop[t]) begin
                     n = pop_wait[t] + 32'd1;
-                    if (n > TOKEN_WAIT) flag(4'd7, t[2:0], {24'd0, tok_count[8*t +: 8]}, n);
+                    if (n > TOKEN_WAIT) flag(LIVE_RULE_TOKEN_NOT_POPPED, t[2:0], {24'd0, tok_count[8*t +: 8]}, n);
                     pop_wait[t] <= n;
                 end else begin
                     pop_wait[t] <= 32'd0;
@@ -233,7 +236,7 @@ module vta_tb_live_check #(
                 if (owe_push[t] && phase[3*producer(t) +: 3] == PH_PUSH && tok_count[8*t +: 8] != TD
                     && !tok_push[t]) begin
                     n = push_wait[t] + 32'd1;
-                    if (n > TOKEN_WAIT) flag(4'd8, t[2:0], {24'd0, tok_count[8*t +: 8]}, n);
+                    if (n > TOKEN_WAIT) flag(LIVE_RULE_TOKEN_NOT_PUSHED, t[2:0], {24'd0, tok_count[8*t +: 8]}, n);
                     push_wait[t] <= n;
                 end else begin
                     push_wait[t] <= 32'd0;
@@ -248,15 +251,15 @@ module vta_tb_live_check #(
                     owe_push[t] <= 1'b0;
             end
             // ---- fetch requests a burst exactly when its beat buffer has room for it ----
-            if (f_due && !arb_req[0]) flag(4'd10, 3'd0, f_due_used, f_left);
+            if (f_due && !arb_req[0]) flag(LIVE_RULE_FETCH_CREDIT, 3'd0, f_due_used, f_left);
             n = f_flight + ((arb_req[0] && arb_gnt[0]) ? f_pend : 32'd0) - {31'd0, f_rbeat};
-            if ({24'd0, f_buffered} + n > FBEATS32) flag(4'd10, 3'd1, {24'd0, f_buffered} + n, FBEATS32);
+            if ({24'd0, f_buffered} + n > FBEATS32) flag(LIVE_RULE_FETCH_CREDIT, 3'd1, {24'd0, f_buffered} + n, FBEATS32);
             f_flight <= n;
             f_due <= (f_left > f_pend) && (!arb_req[0] || arb_gnt[0]) && (f_used + FB32 <= FBEATS32);
             f_due_used <= f_used;
             if (arb_req[0] && arb_gnt[0]) f_left <= (f_left > f_pend) ? f_left - f_pend : 32'd0;
             // ---- the accumulator/OUT write port has one writer at a time ----
-            if (acc_load_we && acc_pipe_we) flag(4'd9, 3'd1, 32'd1, 32'd1);
+            if (acc_load_we && acc_pipe_we) flag(LIVE_RULE_ACC_PORT_CONFLICT, 3'd1, 32'd1, 32'd1);
             if (hit && !violation) begin
                 violation <= 1'b1;
                 rule <= h_rule; which <= h_which; vcycle <= cycle; value0 <= h_v0; value1 <= h_v1;

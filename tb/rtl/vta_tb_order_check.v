@@ -2,7 +2,8 @@
 // Test-only ordering checker, bound to vta_top's command queues, token counters, module
 // status words and AXI handshakes by tb/rtl/vta_tb_top.v (so it runs in both testbench
 // modes). It checks what a comparison of the final DRAM cannot see and latches the first
-// violation (rule, which queue or module, cycle, two values) for tb/uvm/fastcheck.py:
+// violation (rule, which queue or module, cycle, two values) for tb/uvm/ordering.py, which
+// owns the rule codes (ORDER_RULES; here ORDER_RULE_<RULE> of tb/rtl/vta_tb_codes.vh):
 //   rule 1 done-early     DONE rose while a write response or read data was outstanding
 //   rule 2 token-lost     a token counter differs from its pushes minus pops (which: L2C,
 //                         C2L, C2S, S2C = 0..3)
@@ -55,6 +56,8 @@ module vta_tb_order_check #(
     output reg  [2:0]  q_stalled,
     output reg  [127:0] tok_pushpop
 );
+    // the rule codes (ORDER_RULE_*), generated from tb/uvm/ordering.py (ORDER_RULES)
+`include "vta_tb_codes.vh"
     localparam [7:0] TD = TOKEN_DEPTH[7:0];
     localparam [7:0] QD = CMD_DEPTH[7:0];
     localparam [2:0] EXEC = 3'd2;
@@ -103,23 +106,23 @@ module vta_tb_order_check #(
             reads  <= reads + {31'd0, ar_fire} - {31'd0, rlast_fire};
             done_q <= done;
             if (done && !done_q && (writes != 32'd0 || reads != 32'd0))
-                flag(4'd1, 3'd0, writes, reads);
+                flag(ORDER_RULE_DONE_EARLY, 3'd0, writes, reads);
             for (t = 0; t < 4; t = t + 1) begin
-                if (tok_count[8*t +: 8] != tok_shadow[t]) flag(4'd2, t[2:0], {24'd0, tok_shadow[t]}, {24'd0, tok_count[8*t +: 8]});
+                if (tok_count[8*t +: 8] != tok_shadow[t]) flag(ORDER_RULE_TOKEN_LOST, t[2:0], {24'd0, tok_shadow[t]}, {24'd0, tok_count[8*t +: 8]});
                 nt = tok_shadow[t] + {7'd0, tok_push[t]} - {7'd0, tok_pop[t]};
                 tok_shadow[t] <= nt;
                 if (tok_count[8*t +: 8] == TD) tok_full[t] <= 1'b1;
                 if (tok_count[8*t +: 8] == TD && tok_wait[t]) tok_stalled[t] <= 1'b1;
-                if (tok_count[8*t +: 8] > TD) flag(4'd5, t[2:0], {24'd0, tok_count[8*t +: 8]}, {24'd0, TD});
+                if (tok_count[8*t +: 8] > TD) flag(ORDER_RULE_OVER_CAPACITY, t[2:0], {24'd0, tok_count[8*t +: 8]}, {24'd0, TD});
                 if (tok_pop[t] && (tok_push[t] || tok_wait[t]) && tok_count[8*t +: 8] < 8'd32)
                     tok_pushpop[32*t + {27'd0, tok_count[8*t +: 5]}] <= 1'b1;
             end
             for (t = 0; t < 3; t = t + 1) begin
-                if (q_count[8*t +: 8] != q_shadow[t]) flag(4'd4, t[2:0], {24'd0, q_shadow[t]}, {24'd0, q_count[8*t +: 8]});
+                if (q_count[8*t +: 8] != q_shadow[t]) flag(ORDER_RULE_QUEUE_LOST, t[2:0], {24'd0, q_shadow[t]}, {24'd0, q_count[8*t +: 8]});
                 q_shadow[t] <= q_shadow[t] + {7'd0, q_push[t]} - {7'd0, q_pop[t]};
                 if (q_count[8*t +: 8] == QD) q_full[t] <= 1'b1;
                 if (q_count[8*t +: 8] == QD && fetch_blocked) q_stalled[t] <= 1'b1;
-                if (q_count[8*t +: 8] > QD) flag(4'd5, t[2:0] + 3'd4, {24'd0, q_count[8*t +: 8]}, {24'd0, QD});
+                if (q_count[8*t +: 8] > QD) flag(ORDER_RULE_OVER_CAPACITY, t[2:0] + 3'd4, {24'd0, q_count[8*t +: 8]}, {24'd0, QD});
             end
             op = owe_prev;
             on = owe_next;
@@ -131,7 +134,7 @@ module vta_tb_order_check #(
                 if (has_prev(m) && tok_pop[prev_q(m)]) op[m] = 1'b0;
                 if (has_next(m) && tok_pop[next_q(m)]) on[m] = 1'b0;
                 if (phase[3*m +: 3] == EXEC && phase_q[3*m +: 3] != EXEC && (op[m] || on[m]))
-                    flag(4'd3, m[2:0], {31'd0, op[m]}, {31'd0, on[m]});
+                    flag(ORDER_RULE_EARLY_EXEC, m[2:0], {31'd0, op[m]}, {31'd0, on[m]});
             end
             owe_prev <= op;
             owe_next <= on;

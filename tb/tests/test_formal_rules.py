@@ -15,6 +15,7 @@ import pytest
 from tb.formal.jobs import select
 from tb.formal.sby import sby_text, sources
 from tb.runner import ROOT
+from tb.uvm import hdl_codes
 
 TB_RTL = ROOT / "tb" / "rtl"
 RULES = TB_RTL / "vta_axi_rules.vh"
@@ -52,7 +53,7 @@ def rules_state() -> set[str]:
 
 
 def test_both_users_include_the_one_rules_file():
-    assert includes(CHECKER) == ["vta_axi_rules.vh"]
+    assert includes(CHECKER) == ["vta_tb_codes.vh", "vta_axi_rules.vh"]  # the codes, then the rules
     assert includes(MONITOR) == ["vta_axi_rules.vh"]
     # the formal top watches both of vta_top's ports through the monitor, and the BMC script
     # reads exactly these files
@@ -85,10 +86,12 @@ def test_the_checker_writes_no_rule_condition():
     state and declares none of it."""
     text = code(CHECKER)
     chan_code = {"aw": 0, "w": 1, "b": 2, "ar": 3, "r": 4}
+    names = hdl_codes.codes()  # the generated header's names (tb/rtl/vta_tb_codes.vh)
     wires = rule_wires()
     flagged: set[str] = set()
-    for m in re.finditer(r"flag\(4'd(\d+),\s*3'd(\d)", text):
-        rule, chan = int(m.group(1)), int(m.group(2))
+    assert not re.search(r"flag\(\d", text), "a rule or channel written as a number"
+    for m in re.finditer(r"flag\((AXI_RULE_\w+),\s*(AXI_CHAN_\w+)", text):
+        rule, chan = names[m.group(1)], names[m.group(2)]
         line_start = text.rfind("\n", 0, m.start()) + 1
         guard = text[line_start:m.start()].strip()
         if rule in SIM_ONLY:
@@ -100,7 +103,7 @@ def test_the_checker_writes_no_rule_condition():
         flagged.add(g.group(1))
     assert flagged == set(wires), f"not reported: {sorted(set(wires) - flagged)}"
     # the simulation-only rules are the only other findings
-    others = {int(r) for r in re.findall(r"flag\(4'd(\d+)", text)} - {r for r, _ in wires.values()}
+    others = {names[r] for r in re.findall(r"flag\((AXI_RULE_\w+)", text)} - {r for r, _ in wires.values()}
     assert others == SIM_ONLY
     state = rules_state()
     assigned = set(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*<=", text))

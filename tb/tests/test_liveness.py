@@ -35,7 +35,8 @@ CLEAN_FIGURES = ("2", "3", "2", "2", "3")
 @pytest.mark.sim
 def test_each_rule_fires_on_its_own_breach(tmp_path: Path) -> None:
     vvp = tmp_path / "live.vvp"
-    subprocess.run(["iverilog", "-g2012", "-o", str(vvp), "-s", "vta_tb_live_check_tb",
+    subprocess.run(["iverilog", "-g2012", "-I", str(CHECKER.parent), "-o", str(vvp),
+                    "-s", "vta_tb_live_check_tb",
                     str(CHECKER), str(STIMULUS)], check=True, capture_output=True)
     out = subprocess.run(["vvp", "-n", str(vvp)], capture_output=True, text=True, check=True).stdout
     seen = {m[0]: m[1:] for m in re.findall(r"SCENARIO (\S+) (\S+) (\S+) (\S+)", out)}

@@ -14,19 +14,23 @@ from pathlib import Path
 import pytest
 
 from tb.runner import ROOT
+from tb.uvm.ordering import ORDER_RULES
 
 CHECKER = ROOT / "tb" / "rtl" / "vta_tb_order_check.v"
 STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_order_check_tb.v"
 #: scenario -> (latched, rule, which) the checker must show (vta_tb_order_check.v's codes)
-SCENARIOS = {"clean": ("0", "x", "x"), "done-early": ("1", "1", "0"), "token-lost": ("1", "2", "2"),
-             "early-exec": ("1", "3", "1"), "queue-lost": ("1", "4", "2"),
-             "over-capacity": ("1", "5", "2")}
+#: (the rule's code from tb/uvm/ordering.py's ORDER_RULES, which the checker includes through
+#: the generated tb/rtl/vta_tb_codes.vh)
+WHICH = {"done-early": 0, "token-lost": 2, "early-exec": 1, "queue-lost": 2, "over-capacity": 2}
+SCENARIOS = {"clean": ("0", "x", "x"),
+             **{name: ("1", str(rule), str(WHICH[name])) for rule, name in ORDER_RULES.items()}}
 
 
 @pytest.mark.sim
 def test_each_rule_fires_on_its_own_breach(tmp_path: Path) -> None:
     vvp = tmp_path / "order.vvp"
-    subprocess.run(["iverilog", "-g2012", "-o", str(vvp), "-s", "vta_tb_order_check_tb",
+    subprocess.run(["iverilog", "-g2012", "-I", str(CHECKER.parent), "-o", str(vvp),
+                    "-s", "vta_tb_order_check_tb",
                     str(CHECKER), str(STIMULUS)], check=True, capture_output=True)
     out = subprocess.run(["vvp", "-n", str(vvp)], capture_output=True, text=True, check=True).stdout
     seen = {m[0]: m[1:] for m in re.findall(r"SCENARIO (\S+) (\S+) (\S+) (\S+)", out)}

@@ -9,14 +9,14 @@ import pytest
 from pyuvm import uvm_sequence
 
 from tb.cov import testplan
-from tb.runner import ROOT
+from tb.runner import ROOT, SIMS
 from tb.uvm import jobs, registry, run
 from tb.uvm.registry import ENTRIES, JobRequest
 from tb.uvm.sequences import SEQUENCES
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
-@pytest.mark.parametrize("sim", ["icarus", "verilator"])
+@pytest.mark.parametrize("sim", SIMS)
 def test_entry_makes_jobs_of_its_mode_and_kinds(entry: registry.Entry, sim: str) -> None:
     made = entry.make_jobs(JobRequest(sim, seed=3))
     assert made

@@ -9,7 +9,8 @@ from models.vector import find_vectors
 from tb.runner import ROOT
 from tb.uvm.api import explain
 from tb.uvm.makers import vector_jobs
-from tb.uvm.pytest_support import MODES, run, sims
+from tb.uvm.pytest_support import run, sims
+from tb.uvm.simbuild import MODES
 
 #: The directed vectors' count when this test was written: a lost vector fails the test.
 MIN_VECTORS = 40

@@ -9,8 +9,9 @@ from models.spec.configs import load_config
 from tb.uvm.api import explain
 from tb.uvm.flows import launch_program
 from tb.uvm.hostvar import variants
-from tb.uvm.pytest_support import MODES, run, sims
+from tb.uvm.pytest_support import run, sims
 from tb.uvm.registry import JobRequest, make_jobs
+from tb.uvm.simbuild import MODES
 
 
 @pytest.mark.sim

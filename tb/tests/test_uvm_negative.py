@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from tb.runner import SIMS
 from tb.uvm.jobs import Job
 from tb.uvm.makers import negative_jobs
-from tb.uvm.pytest_support import MODES, SIMS, run
+from tb.uvm.pytest_support import run
+from tb.uvm.simbuild import MODES
 from tb.uvm.summary import summary_table
 
 #: job -> (failure kind that must come first, substrings its message must hold)

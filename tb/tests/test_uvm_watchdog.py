@@ -13,10 +13,10 @@ import pytest
 from models.asm import assemble
 from models.spec.configs import load_config
 from models.vector import Image, Vector, save_vector
-from tb.runner import ROOT
+from tb.runner import ROOT, SIMS
 from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_all
-from tb.uvm.pytest_support import SIMS, run
+from tb.uvm.pytest_support import run
 from tb.uvm.watch import PROGRESS_GAP
 from tb.uvm.watchdog import STALL_BASE
 

@@ -31,6 +31,7 @@ from models.gen import GenKnobs, generate
 from models.spec.configs import load_config
 from models.vector import Vector, save_vector
 from tb import sweep_programs
+from tb.runner import SIMS
 from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_all
 from tb.uvm.makers import random_jobs, vector_jobs
@@ -87,7 +88,7 @@ def random_throughput(sim: str, count: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     p = OneLineParser(prog="python -m tb.uvm.bench", description=__doc__.splitlines()[0])
-    p.add_argument("--sim", choices=("icarus", "verilator"), default="verilator")
+    p.add_argument("--sim", choices=SIMS, default="verilator")
     p.add_argument("--programs", default=",".join(PROGRAMS),
                    help=f"comma-separated, among {', '.join(PROGRAMS)}")
     p.add_argument("--count", type=positive_int, default=20, help="small random programs per mode")

@@ -17,6 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from models.genlib.restrict import Limits
+from tb.uvm.axi_codes import AXI_RULES
 from tb.uvm.regs import BASE_REGS, COUNTERS, CTRL, CYCLES, DONE, ERROR, INSN_ADDR, INSN_COUNT, PROGRESS, START
 
 if TYPE_CHECKING:
@@ -127,9 +128,9 @@ def host_map(spec: str) -> HostMap:
 
 
 #: Protocol rules a profile's difference waives on the memory port: difference -> the rule's
-#: code in tb/rtl/vta_tb_axi_check.v (7: 4k-crossing). Data checking goes on; each run
+#: code in tb/rtl/vta_tb_axi_check.v (tb/uvm/axi_codes.py). Data checking goes on; each run
 #: reports the waived findings (tb/uvm/applicable.py: dut_report).
-WAIVERS: dict[str, int] = {"protocol.4k-boundary": 7}
+WAIVERS: dict[str, int] = {"protocol.4k-boundary": AXI_RULES["4k-crossing"]}
 
 
 def waive_mask(spec: str) -> int:

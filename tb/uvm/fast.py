@@ -22,6 +22,7 @@ from pyuvm import ConfigDB, uvm_component, uvm_env
 
 from models.dram import Dram
 from models.spec.configs import load_config
+from tb.uvm.axi_codes import AXI_RULE_NAMES, CHANNELS, REPORTED_AS, SIGNALS
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import BEATS, HostMap
@@ -53,11 +54,6 @@ LOG_PAGES = 9  # physical pages of the fast memory (vta_tb_fast.v's default)
 ERR_RANGES = 4  # error-response ranges the memory holds (vta_tb_mem.v NERR)
 #: vta_tb_host.v's operations.
 OP_READ, OP_WRITE, OP_POLL, OP_POSTED, OP_SYNC = 0, 1, 2, 3, 4
-CHANNELS = ("AW", "W", "B", "AR", "R")
-#: Payload signal names per channel, in the order of vta_tb_axi_check.v's signal codes.
-SIGNALS = {0: ("awid", "awaddr", "awlen", "awsize", "awburst", "awattr"), 1: ("wdata", "wstrb", "wlast"),
-           2: ("bid", "bresp"), 3: ("arid", "araddr", "arlen", "arsize", "arburst", "arattr"),
-           4: ("rid", "rdata", "rresp", "rlast")}
 
 
 def _int(handle: Any) -> int:
@@ -304,26 +300,26 @@ def protocol_message(port: str, chk: Any) -> str:
     ch = CHANNELS[chan]
     name = SIGNALS[chan][sig] if sig < len(SIGNALS[chan]) else "?"
     lo = ch.lower()
-    texts: dict[int, Callable[[], tuple[str, str]]] = {
-        1: lambda: ("x-on-handshake", f"{lo}valid/{lo}ready hold X/Z"),
-        2: lambda: ("x-on-payload", f"{name} holds X/Z while {lo}valid is high"),
-        3: lambda: ("valid-dropped", f"{lo}valid fell before {lo}ready (payload was {x0})"),
-        4: lambda: ("payload-unstable", f"payload changed while valid high and ready low: "
-                                        f"{name} {x0} -> {x1}"),
-        5: lambda: ("burst-type", f"{lo}burst = {v0}, only INCR (1) is used"),
-        6: lambda: ("burst-size", f"{lo}size gives {1 << v0} bytes per beat on a {v1}-byte bus"),
-        7: lambda: ("4k-crossing", f"burst {lo}addr={v0:#010x} len={v1 & 0xFF} "
-                                   f"size={1 << (v1 >> 8 & 7)}B crosses a 4 KiB boundary"),
-        8: lambda: ("wlast", f"WLAST missing on the last beat ({v0} of {v1 & 0x1FF})" if v1 >> 32
-                    else f"WLAST on beat {v0} of a {v1 & 0x1FF}-beat burst: beat count differs "
-                         f"from AWLEN+1"),
-        9: lambda: ("rlast", f"RLAST not on the last beat (beat {v0} of a {v1}-beat read)"),
-        10: lambda: ("unexpected-response", f"{ch}VALID with no outstanding request for it (id {v0})"),
-        11: lambda: ("unexpected-response", f"{ch}RESP = {RESP_NAMES[v0]} where the test injected "
-                                            f"{RESP_NAMES[v1]}"),
-        12: lambda: ("attributes", attributes_text(lo, v0)),
+    texts: dict[str, Callable[[], str]] = {
+        "x-on-handshake": lambda: f"{lo}valid/{lo}ready hold X/Z",
+        "x-on-payload": lambda: f"{name} holds X/Z while {lo}valid is high",
+        "valid-dropped": lambda: f"{lo}valid fell before {lo}ready (payload was {x0})",
+        "payload-unstable": lambda: f"payload changed while valid high and ready low: {name} {x0} -> {x1}",
+        "burst-type": lambda: f"{lo}burst = {v0}, only INCR (1) is used",
+        "burst-size": lambda: f"{lo}size gives {1 << v0} bytes per beat on a {v1}-byte bus",
+        "4k-crossing": lambda: (f"burst {lo}addr={v0:#010x} len={v1 & 0xFF} size={1 << (v1 >> 8 & 7)}B "
+                                f"crosses a 4 KiB boundary"),
+        "wlast": lambda: (f"WLAST missing on the last beat ({v0} of {v1 & 0x1FF})" if v1 >> 32
+                          else f"WLAST on beat {v0} of a {v1 & 0x1FF}-beat burst: beat count differs "
+                               f"from AWLEN+1"),
+        "rlast": lambda: f"RLAST not on the last beat (beat {v0} of a {v1}-beat read)",
+        "unexpected-response": lambda: f"{ch}VALID with no outstanding request for it (id {v0})",
+        "injected-response": lambda: (f"{ch}RESP = {RESP_NAMES[v0]} where the test injected "
+                                      f"{RESP_NAMES[v1]}"),
+        "attributes": lambda: attributes_text(lo, v0),
     }
-    text = texts[rule]()
+    rule_name = AXI_RULE_NAMES[rule]
+    text = (REPORTED_AS.get(rule_name, rule_name), texts[rule_name]())
     return f"AXI protocol violation on {port} {ch} channel at cycle {cycle} [{text[0]}]: {text[1]}"
 
 

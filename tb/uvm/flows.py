@@ -19,6 +19,7 @@ from models.gen import generate
 from models.isa import Insn, MemType, Opcode
 from models.spec.configs import load_config
 from models.spec.memory import module_of
+from models.spec.tokens import MODULES, TOKEN_QUEUES
 from models.timing import estimate_vector
 from models.vector import Vector
 from tb.sweep_programs import mixed, status_probe, tokens_held
@@ -44,12 +45,10 @@ from tb.uvm.regs import (
     INSN_IDX,
     INSNS_DONE,
     LAST_OFFSET,
-    MODULES,
     REGISTERS,
     RUNNING,
     START,
     STATUS,
-    TOKEN_QUEUES,
     TOKENS,
 )
 from tb.uvm.status_probe import BUSY, EXECUTING, StatusTally, status_problem

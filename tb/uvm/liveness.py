@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tb.uvm.ordering import MODULE_NAMES, TOKEN_QUEUES
+from models.spec import MODULES, TOKEN_QUEUES
 
+#: Rule -> its code, the checker's ``rule`` output (generated into tb/rtl/vta_tb_codes.vh as
+#: LIVE_RULE_<RULE> by tb/uvm/hdl_codes.py).
 LIVE_RULES = {1: "ar-unfair", 2: "ar-withheld", 3: "rd-outstanding", 4: "wr-ahead",
               5: "wr-outstanding", 6: "queue-stuck", 7: "token-not-popped",
               8: "token-not-pushed", 9: "acc-port-conflict", 10: "fetch-credit"}
@@ -40,7 +42,7 @@ def live_findings(live: Any) -> list[tuple[int, str, str]]:
         return []
     rule, which, v0, v1 = _int(live.rule), _int(live.which), _int(live.value0), _int(live.value1)
     cycle = _int(live.vcycle)
-    token, module = TOKEN_QUEUES[which % 4], MODULE_NAMES[which % 3]
+    token, module = TOKEN_QUEUES[which % 4], MODULES[which % 3]
     text = {
         1: f"the {READ_CLIENTS[which % 3]} read client waited {v1} cycles through {v0} grants to "
            f"other clients; round robin over {len(READ_CLIENTS)} allows {len(READ_CLIENTS) - 1}",

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from models.spec import MODULES, TOKEN_QUEUES
+
+#: Rule -> its code, the checker's ``rule`` output (generated into tb/rtl/vta_tb_codes.vh as
+#: ORDER_RULE_<RULE> by tb/uvm/hdl_codes.py). ``which`` counts token queues in the order of
+#: models.spec.TOKEN_QUEUES and modules in the order of models.spec.MODULES.
 ORDER_RULES = {1: "done-early", 2: "token-lost", 3: "early-exec", 4: "queue-lost", 5: "over-capacity"}
-TOKEN_QUEUES, MODULE_NAMES = ("L2C", "C2L", "C2S", "S2C"), ("load", "compute", "store")
 
 
 def _int(handle: Any) -> int:
@@ -30,12 +34,12 @@ def order_findings(order: Any) -> list[tuple[int, str, str]]:
            f"awaiting data",
         2: f"the {TOKEN_QUEUES[which % 4]} token counter holds {v1} but {v0} tokens were pushed "
            f"and not popped: a token was lost or invented",
-        3: f"the {MODULE_NAMES[which % 3]} module started executing before popping the tokens "
+        3: f"the {MODULES[which % 3]} module started executing before popping the tokens "
            f"its instruction names (prev side owed: {v0}, next side owed: {v1})",
-        4: f"the {MODULE_NAMES[which % 3]} command queue holds {v1} entries but {v0} were pushed "
+        4: f"the {MODULES[which % 3]} command queue holds {v1} entries but {v0} were pushed "
            f"and not popped: an instruction was lost or invented",
         5: (f"the {TOKEN_QUEUES[which]} token counter holds {v0} tokens, more than its capacity {v1}"
-            if which < 4 else f"the {MODULE_NAMES[(which - 4) % 3]} command queue holds {v0} "
+            if which < 4 else f"the {MODULES[(which - 4) % 3]} command queue holds {v0} "
                               f"entries, more than its depth {v1}"),
     }[rule]
     return [(cycle, "ordering", f"ordering violation at cycle {cycle} [{ORDER_RULES[rule]}]: {text}")]
@@ -48,7 +52,7 @@ def capacity(order: Any) -> dict[str, list[bool]]:
     q_full, q_stall = _int(order.q_full), _int(order.q_stalled)
     out = {q: [bool(tok_full >> n & 1), bool(tok_stall >> n & 1)] for n, q in enumerate(TOKEN_QUEUES)}
     out.update({f"{m}-queue": [bool(q_full >> n & 1), bool(q_stall >> n & 1)]
-                for n, m in enumerate(MODULE_NAMES)})
+                for n, m in enumerate(MODULES)})
     return out
 
 

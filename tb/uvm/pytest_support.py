@@ -3,11 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from tb.runner import SIMS
 from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_all
-
-SIMS = ("icarus", "verilator")
-MODES = ("full", "fast")
 
 
 def run(sim: str, jobs: list[tuple[str, Job]], mode: str = "full") -> dict[str, dict]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.config import VtaConfig
+from models.spec import MODULES, TOKEN_QUEUES  # TOKENS holds one byte per queue, in this order
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,6 @@ class Register:
         return 0 if self.at_start == "cleared" else self.field(self.at_start).mask
 
 
-MODULES = ("load", "compute", "store")
-#: Token queues in the order of their bytes in TOKENS.
-TOKEN_QUEUES = ("L2C", "C2L", "C2S", "S2C")
 _PHASES = ("idle", "popping tokens", "executing", "pushing tokens")
 _EXECUTING = "executing (engine or pipeline busy)"
 

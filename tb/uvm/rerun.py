@@ -28,6 +28,7 @@ from models.config import ConfigError
 from models.spec.configs import load_config
 from models.vector import VectorError
 from tb.duts.schema import ProfileError
+from tb.runner import SIMS
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job, load_saved_job
 from tb.uvm.launch import prepare_env, run_plan
@@ -35,7 +36,6 @@ from tb.uvm.makers import vector_jobs
 from tb.uvm.simbuild import MODES, TOPLEVELS, BuildError, build
 from tb.uvm.summary import summary_table
 
-SIMS = ("icarus", "verilator")
 #: The testbench's cycle counter in each mode's waveform: failure cycles are its values.
 CYCLE_SIGNAL = {"full": "vta_tb_top.tb_cycle", "fast": "vta_tb_fast.u_tb.tb_cycle"}
 

@@ -36,6 +36,7 @@ from models.spec.configs import load_config
 from models.vector import VectorError, find_vectors
 from tb.duts.netlist import NetlistError
 from tb.duts.schema import ProfileError
+from tb.runner import SIMS
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, print_bucket_report
 from tb.uvm.dutmap import NATIVE, NETLIST, is_native, profile_of
@@ -93,7 +94,7 @@ def shrink_buckets(results: list[dict]) -> None:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.run", description=__doc__.split("\n\n")[0])
-    p.add_argument("--sim", choices=("icarus", "verilator"), default=os.environ.get("SIM", "icarus"))
+    p.add_argument("--sim", choices=SIMS, default=os.environ.get("SIM", "icarus"))
     p.add_argument("--mode", choices=MODES, default=os.environ.get("MODE") or "fast",
                    help="fast: memory, host and checkers in the simulation; full: Python bus "
                         "models and monitors on every clock (README, Testbench modes)")

@@ -36,7 +36,7 @@ from typing import Callable, Sequence, TypeVar
 from models.argtypes import OneLineParser, positive_float, positive_int
 from models.config import ConfigError
 from models.vector import Vector, VectorError, load_vector, save_vector
-from tb.runner import ROOT
+from tb.runner import ROOT, SIMS
 from tb.uvm.applicable import program_reasons
 from tb.uvm.dutmap import NATIVE, is_native
 from tb.uvm.jobs import Job
@@ -56,7 +56,7 @@ from tb.uvm.progedit import (
 from tb.uvm.rerun import RerunError, load_saved, rerun_job
 from tb.uvm.session import SimSession
 from tb.uvm.signature import Signature, signature
-from tb.uvm.simbuild import DEFINES_VAR, BuildError
+from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError
 
 T = TypeVar("T")
 WORK = ROOT / "build" / "uvm" / "shrink"
@@ -323,8 +323,8 @@ def write_result(outcome: Outcome, best: Candidate, sim: str, mode: str, config:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = OneLineParser(prog="python -m tb.uvm.shrink", description=__doc__.split("\n\n")[1])
     p.add_argument("dir", type=Path, nargs="?", help="a saved failure (a directory under build/failures/)")
-    p.add_argument("--sim", choices=("icarus", "verilator"), help="default: the failure's own")
-    p.add_argument("--mode", choices=("fast", "full"), help="default: the failure's own")
+    p.add_argument("--sim", choices=SIMS, help="default: the failure's own")
+    p.add_argument("--mode", choices=MODES, help="default: the failure's own")
     p.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS,
                    help=f"passes over every kind of reduction at most (default {DEFAULT_ROUNDS})")
     p.add_argument("--timeout", type=positive_float, help="wall-time limit of each candidate, seconds")

@@ -112,7 +112,7 @@ def foreign_key(dut: str) -> str:
     designs never rebuild each other's directory while a simulation runs from it."""
     code = "\n".join(line for line in foreign_wrapper(dut).splitlines()
                      if not line.lstrip().startswith("//"))
-    params = [foreign_parameters(dut, m) for m in ("full", "fast")]
+    params = [foreign_parameters(dut, m) for m in MODES]
     return hashlib.sha1((code + json.dumps(params)).encode()).hexdigest()[:8]
 
 

@@ -15,6 +15,7 @@ from cocotb.triggers import ClockCycles, First
 
 from models.asm import disasm_insn
 from models.config import VtaConfig
+from models.spec import MODULES, TOKEN_QUEUES
 from tb.uvm.host import ReadRegsSeq
 from tb.uvm.regs import (
     AXI_STATUS,
@@ -23,11 +24,9 @@ from tb.uvm.regs import (
     FETCH_STATUS,
     INSN_IDX,
     INSNS_DONE,
-    MODULES,
     QUEUES,
     STATUS,
     STATUS_WORDS,
-    TOKEN_QUEUES,
     TOKENS,
 )
 

@@ -14,6 +14,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, First, Timer
 from pyuvm import uvm_sequence
 
+from models.spec import MODULES
 from models.vector import Vector
 from tb.uvm.buserr import BusErrorEvent
 from tb.uvm.context import JobContext
@@ -22,7 +23,7 @@ from tb.uvm.env import Env
 from tb.uvm.host import HOST_GRACE, HostHung, LaunchSeq, ProgramSeq, ReadRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.regs import AXI_STATUS, BY_OFFSET, DONE, ERROR, MODULES, RUNNING
+from tb.uvm.regs import AXI_STATUS, BY_OFFSET, DONE, ERROR, RUNNING
 from tb.uvm.simbuild import PERIOD_NS
 from tb.uvm.status import diagnose, foreign_state
 from tb.uvm.watch import Watcher

@@ -45,6 +45,7 @@ from models.workloads import WorkloadError, workload
 from models.workloads.designs import resolve
 from models.workloads.layers import SCALES, select
 from tb.duts.schema import ProfileError
+from tb.runner import SIMS
 from tb.uvm.api import explain, run_jobs
 from tb.uvm.applicable import job_reasons
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated shipped names, design points or JSON files; "
                              "'designs' = the design-space set (default: default, or the --dut "
                              "profile's configuration)")
-    parser.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    parser.add_argument("--sim", default="verilator", choices=SIMS)
     parser.add_argument("--vt", default="1,2", help="virtual threads: 1, 2 or 1,2")
     parser.add_argument("--jobs", type=positive_int, default=1, help="simulator processes")
     parser.add_argument("--out", default=str(DEFAULT_OUT))

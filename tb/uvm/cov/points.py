@@ -15,12 +15,11 @@ from typing import Any, Callable, Iterable
 
 from models.config import VtaConfig
 from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
-from models.spec import LEGAL_FLAGS, MEMORY
+from models.spec import LEGAL_FLAGS, MEMORY, MODULES
 from models.stats import FACTORS, MANY_ROWS, PADS, UOP_BINS, bin_label
 from models.widths import LOOP_MAX
 from tb.uvm import regs
 
-MODULES = ("load", "compute", "store")
 CHANNELS = ("aw", "w", "b", "ar", "r")
 #: The host registers of spec section 5 by offset; 0x24 up to regs.FIRST_UNMAPPED are the
 #: RTL's read-only counters and status words, binned together as "status".
