@@ -53,7 +53,8 @@ def test_a_deadlocking_program_is_predicted_without_problems_when_expected() -> 
     _, problems = JobContext.build(Job("d", deadlock=True), vector, "small")
     assert problems == []
     _, problems = JobContext.build(Job("d"), vector, "small")
-    assert problems and "not well-formed" in problems[0]
+    assert problems and "not well-formed" in problems[0].message
+    assert (problems[0].kind, problems[0].rule) == ("model", "token-imbalance")
 
 
 def test_a_bus_only_dut_gets_a_stall_window_over_its_longest_compute_run() -> None:

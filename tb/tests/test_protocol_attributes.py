@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from tb.uvm.failure import Failure
 from tb.uvm.protocol import ATTRIBUTES, AxiProtocolChecker, attributes_text
 from tb.uvm.sampler import ChannelSample, Value
 
@@ -19,23 +20,26 @@ def ar_burst(attr: int) -> dict[str, ChannelSample]:
     return {"aw": IDLE, "w": IDLE, "b": IDLE, "ar": ar, "r": IDLE}
 
 
-def checker(found: list[str]) -> AxiProtocolChecker:
+def checker(found: list[Failure]) -> AxiProtocolChecker:
     port: Any = SimpleNamespace(name="m_axi_gmem", lite=False, data_bytes=8,
                                 channels={ch: None for ch in ("aw", "w", "b", "ar", "r")})
     return AxiProtocolChecker(port, found.append)
 
 
 def test_documented_attributes_pass() -> None:
-    found: list[str] = []
+    found: list[Failure] = []
     checker(found).on_sample(10, ar_burst(0b0_0011_000_0000))
     assert ATTRIBUTES == 0x180 and found == []
 
 
 def test_each_changed_field_is_named() -> None:
-    found: list[str] = []
+    found: list[Failure] = []
     checker(found).on_sample(10, ar_burst(ATTRIBUTES | 1))  # ARQOS 1
-    assert found == ["AXI protocol violation on m_axi_gmem AR channel at cycle 10 [attributes]: "
-                     "arqos = 0x1, expected 0x0 (rtl/README.md: the memory port's constant "
+    assert [(f.kind, f.rule, f.module, f.channel) for f in found] == [
+        ("protocol", "attributes", "m_axi_gmem", "AR")]
+    assert [f.message for f in found] == [
+        "AXI protocol violation on m_axi_gmem AR channel at cycle 10 [attributes]: "
+        "arqos = 0x1, expected 0x0 (rtl/README.md: the memory port's constant "
                      "attributes)"]
     assert attributes_text("aw", 0b1_1111_010_0000) == (
         "awlock = 0x1, expected 0x0; awcache = 0xf, expected 0x3; awprot = 0x2, expected 0x0 "

@@ -5,6 +5,7 @@ and a saved failure names the DUT it ran on. Expectations come from the spec's a
 and the model, never from the DUT."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -26,8 +27,7 @@ from tb.uvm.applicable import job_reasons, program_reasons
 from tb.uvm.claims import RTL_CLAIMS, RTL_ONLY, view
 from tb.uvm.flows import launch_program, sweep_offsets
 from tb.uvm.jobs import Job
-from tb.uvm.rerun import RerunError, saved_dut
-from tb.uvm.saved import failure_dir
+from tb.uvm.saved import SAVED_FILE, SavedError, SavedFailure, failure_dir
 from tb.uvm.scoreboard import count_mismatches
 
 CFG = load_config("upstream_chisel")
@@ -144,14 +144,21 @@ def test_without_limits_the_generator_is_unchanged() -> None:
 
 
 def test_a_saved_failure_names_its_dut(tmp_path: Path) -> None:
-    side = tmp_path / "tb_uvm.json"
-    assert saved_dut(side, {"dut": "upstream-chisel"}) == "upstream-chisel"
-    assert saved_dut(side, {"repro": "python -m tb.uvm.run --sim icarus --mode fast --dut "
-                                     "upstream-chisel --vector x"}) == "upstream-chisel"
-    assert saved_dut(side, {"repro": "python -m tb.uvm.run --sim icarus --mode fast"}) == "vta"
-    with pytest.raises(RerunError, match="dut must be"):
-        saved_dut(side, {"dut": 3})
     job = Job("vec-x-none", vector="x")
+    repro = "python -m tb.uvm.run --sim icarus --mode fast"
+    SavedFailure("icarus", "small", job, "fast", "upstream-chisel", repro).write(tmp_path)
+    assert SavedFailure.read(tmp_path).dut == "upstream-chisel"
+    # written before ``dut`` was a field: the repro command's --dut, else rtl/'s
+    side = tmp_path / SAVED_FILE
+    raw = json.loads(side.read_text())
+    del raw["dut"]
+    side.write_text(json.dumps({**raw, "repro": repro + " --dut upstream-chisel --vector x"}))
+    assert SavedFailure.read(tmp_path).dut == "upstream-chisel"
+    side.write_text(json.dumps(raw))
+    assert SavedFailure.read(tmp_path).dut == "vta"
+    side.write_text(json.dumps({**raw, "dut": 3}))
+    with pytest.raises(SavedError, match="dut must be"):
+        SavedFailure.read(tmp_path)
     assert failure_dir(tmp_path, "icarus", job, "fast").name == "icarus-fast-vec-x-none"
     assert failure_dir(tmp_path, "icarus", job, "fast", "upstream-chisel").name == \
         "icarus-fast-upstream-chisel-vec-x-none"

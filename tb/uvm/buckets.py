@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from tb.uvm.saved import SavedError, SavedFailure
 from tb.uvm.signature import Signature, signature
 
 PAGE = "buckets.html"
@@ -49,11 +50,10 @@ def insn_count(record: dict) -> int | None:
 
 
 def repro(record: dict) -> str:
-    """The command that reproduces a record: its saved tb_uvm.json's, else run.py's."""
-    side = Path(record.get("saved") or "/nonexistent") / "tb_uvm.json"
+    """The command that reproduces a record: its saved failure's (tb/uvm/saved.py), else run.py's."""
     try:
-        return str(json.loads(side.read_text())["repro"])
-    except (OSError, ValueError, KeyError, TypeError):
+        return SavedFailure.read(Path(record.get("saved") or "/nonexistent")).repro
+    except SavedError:
         from tb.uvm.launch import record_repro
         return record_repro(record)
 

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
+from tb.uvm.failure import Failure
 from tb.uvm.sampler import ChannelSample, Port
 
 OKAY, SLVERR, DECERR = 0, 2, 3
@@ -105,7 +106,7 @@ class ResponseChecker:
     test injected (``answers()`` gives the memory agent's R and B records for this job)."""
 
     def __init__(self, port: Port, answers: Callable[[], tuple[Answers, Answers]],
-                 report: Callable[[str], None]) -> None:
+                 report: Callable[[Failure], None]) -> None:
         self.port = port
         self.answers = answers
         self.report = report
@@ -149,9 +150,11 @@ class ResponseChecker:
         event = BusErrorEvent(channel, resp, addr, beats, beat, at, cycle)
         if resp != want and not self.reported:
             self.reported = True
-            self.report(f"AXI protocol violation on {self.port.name} {channel} channel at cycle "
-                        f"{cycle} [unexpected-response]: {channel}RESP = {RESP_NAMES[resp]} where "
-                        f"the test injected {RESP_NAMES[want]} ({event.describe()})")
+            self.report(Failure("protocol", f"AXI protocol violation on {self.port.name} {channel} "
+                                f"channel at cycle {cycle} [unexpected-response]: {channel}RESP = "
+                                f"{RESP_NAMES[resp]} where the test injected {RESP_NAMES[want]} "
+                                f"({event.describe()})",
+                                rule="unexpected-response", module=self.port.name, channel=channel))
         elif resp != OKAY:
             self.events.append(event)
 

@@ -29,6 +29,7 @@ from models.predict import Prediction, predict
 from models.vector import Image, Vector
 from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
 from tb.uvm.counter_rules import violations
+from tb.uvm.failure import NONE, Failure, form_of, model_rule
 from tb.uvm.faults import BUS_ERROR_RATE, Fault
 from tb.uvm.faults import fault as fault_of
 from tb.uvm.jobs import Job
@@ -59,16 +60,21 @@ class MemoryFaults:
     fail_reads: list[tuple[int, int]] = field(default_factory=list)  # the model itself fails
 
 
-def problems_of(prediction: Prediction, job: Job) -> list[str]:
-    """Why the program has no single defined result (nothing for a job meant to deadlock)."""
+def problems_of(prediction: Prediction, job: Job) -> list[Failure]:
+    """Why the program has no single defined result (nothing for a job meant to deadlock), as
+    ``model`` failures: the checker's or executor's rule and the instruction's form."""
     if job.deadlock:
         return []
     out = []
-    if any(f.rule not in job.accept for f in prediction.report.findings):
-        out.append(f"the program is not well-formed, so it has no single defined result:\n"
-                   f"    {prediction.report.format()}")
+    broken = [f for f in prediction.report.findings if f.rule not in job.accept]
+    if broken:
+        text = prediction.report.format()
+        out.append(Failure("model", f"the program is not well-formed, so it has no single defined "
+                                    f"result:\n    {text}", rule=broken[0].rule, form=form_of(text)))
     if prediction.expect is None:
-        out.append(f"the golden model cannot run the program: {prediction.error}")
+        error = prediction.error
+        out.append(Failure("model", f"the golden model cannot run the program: {error}",
+                           rule=model_rule(error) if error else NONE, form=form_of(str(error))))
     return out
 
 
@@ -86,7 +92,7 @@ class JobContext:
 
     @classmethod
     def build(cls, job: Job, vector: Vector, config_name: str, wall: float | None = None,
-              bus_only: bool = False) -> tuple["JobContext", list[str]]:
+              bus_only: bool = False) -> tuple["JobContext", list[Failure]]:
         """The context of ``job`` running ``vector``; the second value lists the model's problems.
         ``bus_only``: the DUT's progress is seen only in its bus beats (tb/uvm/watchdog.py)."""
         prediction = predict(vector, tuple(job.accept))
@@ -177,20 +183,38 @@ class JobContext:
         kind = "write" if where == "write" else "read"
         return BusErrorPlan([ErrorRange(kind, lo, hi, ERROR_RESPS[resp])], seed=self.job.seed)
 
-    def issuer(self, event: BusErrorEvent, bus_bytes: int) -> str:
-        """The instruction(s) whose bus access got the error response, from the footprints."""
+    def issuers(self, event: BusErrorEvent, bus_bytes: int) -> tuple[range | None, list[int]]:
+        """Whose bus access got the error response, from the footprints: the instruction
+        indices the fetch was reading (None if not the fetch) and the instructions whose
+        footprint the access touches."""
         v, check = self.vector, self.prediction.report
         lo = event.addr
         hi = lo + (event.beats * bus_bytes if event.channel == "B" else bus_bytes - lo % bus_bytes)
         if event.channel == "R" and lo < v.insn_addr + 16 * v.insn_count and v.insn_addr < hi:
             first = max(0, (lo - v.insn_addr) // 16)
             last = min(v.insn_count - 1, (hi - 1 - v.insn_addr) // 16)
-            return f"the instruction fetch of insns #{first}..#{last}"
-        names = []
+            return range(first, last + 1), []
+        touched = []
         for i, fp in enumerate(check.footprints):
             ranges = fp.dram_writes if event.channel == "B" else fp.dram_reads
             if check.insns[i] and any(a < hi and lo < a + n for a, n in ranges):
-                names.append(f"#{i} {self.describe(i)}")
+                touched.append(i)
+        return None, touched
+
+    def issuer_fields(self, event: BusErrorEvent, bus_bytes: int) -> dict[str, str]:
+        """The bus-error failure's module (``fetch`` for the instruction fetch) and the form
+        of the first instruction that issued the access."""
+        fetched, touched = self.issuers(event, bus_bytes)
+        if fetched is not None:
+            return {"module": "fetch"}
+        return {"form": form_of(self.describe(touched[0]))} if touched else {}
+
+    def issuer(self, event: BusErrorEvent, bus_bytes: int) -> str:
+        """The instruction(s) whose bus access got the error response, from the footprints."""
+        fetched, touched = self.issuers(event, bus_bytes)
+        if fetched is not None:
+            return f"the instruction fetch of insns #{fetched[0]}..#{fetched[-1]}"
+        names = [f"#{i} {self.describe(i)}" for i in touched]
         if not names:
             return "no instruction of the program (the access lies outside every footprint)"
         more = f" and {len(names) - 3} more" if len(names) > 3 else ""

@@ -17,6 +17,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from tb.uvm.failure import Failure
+
 #: One message: the first line (with its optional text) and the Scala location below it.
 MESSAGE = re.compile(r"Assertion failed(?::\s*(?P<text>[^\n]*))?\n\s*at (?P<where>[\w./-]+:\d+)")
 #: Bytes read at most per check: a design that asserts every cycle writes ~100 B a cycle.
@@ -47,11 +49,17 @@ class DutLog:
             return 0
 
     def fired(self) -> str:
-        """The assertions the design printed since the last call, as one finding ('' if none):
-        the first message and its Scala line, how often it was printed, and the others."""
+        """The message of :meth:`finding` ('' if none)."""
+        found = self.finding()
+        return found.message if found else ""
+
+    def finding(self) -> Failure | None:
+        """The assertions the design printed since the last call, as one ``assertion``
+        failure (None if none): the first message and its Scala line (the rule), how often it
+        was printed, and the others."""
         size = self._size()
         if self.path is None or size <= self.offset:
-            return ""
+            return None
         with self.path.open("rb") as f:
             f.seek(self.offset)
             text = f.read(min(size - self.offset, READ_LIMIT)).decode(errors="replace")
@@ -59,9 +67,9 @@ class DutLog:
         self.offset = size
         seen = Counter((m["where"], m["text"] or "") for m in MESSAGE.finditer(text))
         if not seen:
-            return ""
+            return None
         (where, msg), times = next(iter(seen.items()))
         what = f"'{msg}' " if msg else ""
         others = "; also " + ", ".join(w for w, _ in list(seen)[1:]) if len(seen) > 1 else ""
-        return (f"the DUT's own assertion {what}at {where} failed ({times}{more} message(s) in "
-                f"{self.path.name}){others}")
+        return Failure("assertion", f"the DUT's own assertion {what}at {where} failed ({times}{more} "
+                                    f"message(s) in {self.path.name}){others}", rule=where)

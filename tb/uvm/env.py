@@ -30,6 +30,7 @@ from tb.uvm.buserr import ResponseChecker
 from tb.uvm.context import Limits
 from tb.uvm.cov.hook import CoverageCollector, attach
 from tb.uvm.dutmap import HostMap
+from tb.uvm.failure import earliest
 from tb.uvm.host import HostAgent
 from tb.uvm.liveness import contention, live_findings
 from tb.uvm.memory import MemoryAgent
@@ -120,7 +121,7 @@ class VtaEnv(uvm_env):
         self.axi_monitor.ap.connect(self.stray.analysis_export)
         for tap, monitor in ((self.axi_tap, self.axi_monitor), (self.lite_tap, self.lite_monitor)):
             monitor.ap.connect(tap.analysis_export)
-        report = lambda message: self.verdict.fail("protocol", message)  # noqa: E731
+        report = self.verdict.report
         self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n)
         for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
             self.sampler.attach(port, AxiProtocolChecker(port, report))
@@ -154,9 +155,9 @@ class VtaEnv(uvm_env):
     def end_checks(self) -> bool:
         """The in-simulation ordering and liveness checkers' earliest finding, if any, fails
         the job (True)."""
-        found = sorted(order_findings(self.dut.u_order) + live_findings(self.dut.u_live))
+        found = earliest(order_findings(self.dut.u_order) + live_findings(self.dut.u_live))
         if found:
-            self.verdict.fail(found[0][1], found[0][2])
+            self.verdict.report(found[0])
         return bool(found)
 
     def capacity(self) -> dict[str, list[bool]]:

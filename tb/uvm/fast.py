@@ -26,6 +26,7 @@ from tb.uvm.axi_codes import AXI_RULE_NAMES, CHANNELS, REPORTED_AS, SIGNALS
 from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import BEATS, HostMap
+from tb.uvm.failure import Failure, earliest
 from tb.uvm.fastmem import DUMP_FILE, MemoryImage, parse_dump
 from tb.uvm.host import (
     DEFAULT_TIMING,
@@ -43,7 +44,7 @@ from tb.uvm.profiles import PROFILES
 from tb.uvm.protocol import attributes_text
 from tb.uvm.scoreboard import Scoreboard
 from tb.uvm.simbuild import PERIOD_NS
-from tb.uvm.stray import AllowedWrites
+from tb.uvm.stray import STRAY_FIELDS, AllowedWrites
 from tb.uvm.verdict import Verdict
 from tb.uvm.watch import POLL_GAP, REPORT_EVERY, Report, Watcher
 
@@ -251,25 +252,27 @@ class FastChecks:
     def alarm(self) -> bool:
         return bool(_int(self.dut.tb_alarm))
 
-    def findings(self) -> list[tuple[int, str, str]]:
-        """(cycle, kind, message) of every latched finding, earliest first."""
+    def findings(self) -> list[Failure]:
+        """Every latched finding as a failure record (rule and channel decoded by the tables
+        of tb/uvm/axi_codes.py, ordering.py, liveness.py), earliest first."""
         out = []
         for port, chk in (("m_axi_gmem", self.dut.u_chk_mem), ("s_axi_control", self.dut.u_chk_lite)):
             if _int(chk.violation):
-                out.append((_int(chk.vcycle), "protocol", protocol_message(port, chk)))
+                out.append(protocol_failure(port, chk))
         mem = self.dut.u_mem
         if _int(mem.stray):
             addr = _int(mem.stray_addr)
             near = self.allowed.nearest(addr) if self.allowed else ""
-            out.append((_int(mem.stray_cycle), "stray-write",
-                        f"stray write: {_int(mem.stray_bytes)} byte(s) with strobe set outside every "
-                        f"STORE footprint, first at {addr:#010x}; AXI write burst "
-                        f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
-                        f"at cycle {_int(mem.stray_cycle)}; {near}"))
+            out.append(Failure("stray-write",
+                               f"stray write: {_int(mem.stray_bytes)} byte(s) with strobe set outside "
+                               f"every STORE footprint, first at {addr:#010x}; AXI write burst "
+                               f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
+                               f"at cycle {_int(mem.stray_cycle)}; {near}", _int(mem.stray_cycle),
+                               **STRAY_FIELDS))
         if not self.probes:
-            return sorted(out)
+            return earliest(out)
         tb = self.dut.u_tb
-        return sorted(out) + sorted(order_findings(tb.u_order) + live_findings(tb.u_live))
+        return earliest(out) + earliest(order_findings(tb.u_order) + live_findings(tb.u_live))
 
     def waived(self) -> dict[str, Any]:
         """The memory port's findings the DUT profile waives (vta_tb_axi_check.v WAIVE): how
@@ -287,8 +290,16 @@ class FastChecks:
         """Fail the job with the earliest finding; True if there was one."""
         found = self.findings()
         if found:
-            self.verdict.fail(found[0][1], found[0][2])
+            self.verdict.report(found[0])
         return bool(found)
+
+
+def protocol_failure(port: str, chk: Any) -> Failure:
+    """A vta_tb_axi_check.v finding as the full mode's checker records it: rule (as
+    reported), the port as module, the channel."""
+    rule = AXI_RULE_NAMES[_int(chk.rule)]
+    return Failure("protocol", protocol_message(port, chk), _int(chk.vcycle),
+                   rule=REPORTED_AS.get(rule, rule), module=port, channel=CHANNELS[_int(chk.chan)])
 
 
 def protocol_message(port: str, chk: Any) -> str:
@@ -356,8 +367,8 @@ class FastWatch:
             if env.checks.alarm:  # the checker's finding came first (the host polls 16 cycles apart)
                 self.outcome = "alarm"
                 return
-            if found := env.dut_log.fired():  # the design's own assertion (tb/uvm/dutlog.py)
-                env.verdict.fail("assertion", found)
+            if found := env.dut_log.finding():  # the design's own assertion (tb/uvm/dutlog.py)
+                env.verdict.report(found)
                 self.outcome = "alarm"
                 return
             if ctrl & (regs.done | regs.error):

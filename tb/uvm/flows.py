@@ -29,6 +29,7 @@ from tb.uvm.context import JobContext
 from tb.uvm.counter_rules import timing_mismatches
 from tb.uvm.dutmap import gen_limits, is_native
 from tb.uvm.env import Env
+from tb.uvm.failure import shape
 from tb.uvm.host import LaunchSeq, ProgramSeq, ReadRegsSeq, RegSeq, WriteRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.negative_programs import tokens_left_vector
@@ -264,7 +265,7 @@ def check_timing(env: Env, vector: Vector, info: dict[str, Any]) -> None:
     wrong = timing_mismatches(estimate_vector(vector), info["counters"], info["cycles"])
     if wrong:
         env.verdict.fail("counter", "the RTL's cycle counts differ from models/timing.py (exact "
-                         "for this program on memory profile none): " + "; ".join(wrong))
+                         "for this program on memory profile none): " + "; ".join(wrong), rule="timing")
 
 
 class LaunchVseq(uvm_sequence):
@@ -288,7 +289,7 @@ class LaunchVseq(uvm_sequence):
         self.vector: Vector = launch_program(load_config(plan.config), plan.dut)
         self.run = RunProgramVseq("launch", env, Job("launch", seed=LAUNCH_PROGRAM_SEED),
                                   self.vector, plan)
-        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg, rule=shape(msg))
         self.info: dict[str, Any] = {}
         self.first: dict[str, Any] = {}
 
@@ -439,7 +440,7 @@ class StartClearsVseq(uvm_sequence):
         self.cfg = load_config(plan.config)
         self.vector = tokens_left_vector(self.cfg)
         self.run = RunProgramVseq("tokens-left", env, Job("tokens-left"), self.vector, plan)
-        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg, rule=shape(msg))
 
     async def body(self) -> None:
         env, run = self.env, self.run
@@ -527,7 +528,7 @@ class ErrorStickyVseq(uvm_sequence):
         self.vector = launch_program(load_config(plan.config), plan.dut)
         self.run = RunProgramVseq("bus-error", env, Job("bus-error", fault="decerr-write"),
                                   self.vector, plan)
-        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg, rule=shape(msg))
 
     async def body(self) -> None:
         env, run = self.env, self.run
@@ -587,7 +588,7 @@ class StatusProbeVseq(uvm_sequence):
         self.env = env
         self.vector: Vector = status_probe(load_config(plan.config))
         self.run = RunProgramVseq("status-probe", env, Job("status-probe", seed=1), self.vector, plan)
-        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg)
+        self.report: Callable[[str], None] = lambda msg: env.verdict.fail("register", msg, rule=shape(msg))
         self.seen: set[int] = set()
         self.tally = StatusTally()
         self.second_start: int | None = None  # cycles after the launch of the first START
@@ -696,7 +697,7 @@ class RegMapVseq(uvm_sequence):
 
     async def body(self) -> None:
         env = self.env
-        report = lambda msg: env.verdict.fail("register", msg)  # noqa: E731
+        report = lambda msg: env.verdict.fail("register", msg, rule=shape(msg))  # noqa: E731
         unchecked = self.view.unchecked("regmap")
         self.info = {"not_checked": unchecked} if unchecked else {}
         await RegMapSeq("regmap", self.view, report).start(env.host.seqr)
@@ -768,7 +769,7 @@ class ResetMidVseq(uvm_sequence):
     async def reset_and_check(self) -> None:
         """Reset, then every register must read its reset value."""
         await reset_dut(self.env.dut)
-        report = lambda msg: self.env.verdict.fail("register", msg)  # noqa: E731
+        report = lambda msg: self.env.verdict.fail("register", msg, rule=shape(msg))  # noqa: E731
         await ResetValuesSeq("reset-values", native_view(load_config(self.plan.config)), report).start(
             self.env.host.seqr)
 
@@ -788,5 +789,6 @@ class ResetMidVseq(uvm_sequence):
                 await self.reset_and_check()
                 return
         counts = ", ".join(f"{f.name} {f.get(seen)}" for f in fields)
-        self.env.verdict.fail("register", f"the tokens_held program never showed a token in all four "
-                              f"counters in {TOKEN_POLLS} reads of TOKENS (last: {counts})")
+        never = (f"the tokens_held program never showed a token in all four counters in "
+                 f"{TOKEN_POLLS} reads of TOKENS (last: {counts})")
+        self.env.verdict.fail("register", never, rule=shape(never))

@@ -35,6 +35,7 @@ from models.vector import BASE_NAMES as BASES
 from tb.uvm.claims import RegView, view
 from tb.uvm.context import JobContext
 from tb.uvm.env import Env
+from tb.uvm.failure import shape
 from tb.uvm.flows import RegMapSeq, launch_program
 from tb.uvm.host import DEFAULT_TIMING, MAX_WAIT, HostTiming, ProgramSeq, RegSeq, WordWrite
 from tb.uvm.jobs import Job, Plan
@@ -317,4 +318,5 @@ class HostTimingVseq(uvm_sequence):
             await TimingSeq("timing", DEFAULT_TIMING).start(seqr)
 
     def reporter(self, name: str, variant: HostTiming) -> Callable[[str], None]:
-        return lambda msg: self.env.verdict.fail("register", f"host timing {name} ({variant}): {msg}")
+        return lambda msg: self.env.verdict.fail("register", f"host timing {name} ({variant}): {msg}",
+                                                 rule=shape(f"host timing {name} ({variant}): {msg}"))

@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from models.spec import RULES
+from tb.uvm.failure import KINDS, Failure
 from tb.uvm.faults import fault
 from tb.uvm.profiles import check_profile
 from tb.uvm.reach import REACH
-from tb.uvm.verdict import KINDS
 
 #: Job modes: what a job runs (a program; the register-map, host-timing and mid-program reset
 #: flows). Each test of tb/uvm/registry.py makes jobs of one mode, and each mode has one
@@ -51,7 +51,7 @@ class Job:
     accept: list[str] = field(default_factory=list)  # checker rules its program breaks on purpose
 
     def __post_init__(self) -> None:
-        """Refuse values no job can have (a saved tb_uvm.json is read back through here)."""
+        """Refuse values no job can have (a saved tb_uvm.json is read back through here: tb/uvm/saved.py)."""
         types = {"name": str, "mode": str, "seed": int, "profile": str, "fault": str,
                  "reset": bool, "deadlock": bool, "expect_kind": str}
         for key, kind in types.items():
@@ -91,7 +91,7 @@ class Job:
     def no_result(self, why: str) -> dict:
         """The record of this job when its simulator gave none: one ``error`` failure saying why."""
         return {"job": self.name, "passed": False, "job_spec": self.__dict__,
-                "failures": [{"kind": "error", "cycle": 0, "message": why}]}
+                "failures": [Failure("error", why, rule="no-result").to_json()]}
 
 
 @dataclass
@@ -140,7 +140,7 @@ class Results:
             if rec["event"] == "start":
                 out.unfinished, out.failures = rec["job"], []
             elif rec["event"] == "failure":
-                out.failures.append(rec)
+                out.failures.append({k: v for k, v in rec.items() if k not in ("event", "job")})
             elif rec["event"] == "end":
                 out.ends.append(rec)
                 out.unfinished = None
@@ -166,35 +166,3 @@ def draw_random(seed: int) -> tuple[str, str]:
     config = rng.choices([c for c, _ in RANDOM_CONFIGS], [w for _, w in RANDOM_CONFIGS])[0]
     profile = rng.choices([p for p, _ in RANDOM_PROFILES], [w for _, w in RANDOM_PROFILES])[0]
     return config, profile
-
-
-#: Keys of a saved failure's tb_uvm.json (written by PlanTest.save_failure and the runner).
-#: ``dut`` (optional, default rtl/'s "vta") names the DUT profile the job ran on (tb/duts).
-SAVED_KEYS = {"sim", "config", "job", "repro", "failures", "dut"}
-
-
-def load_saved_job(path: Path) -> Job:
-    """The job of a saved failure's tb_uvm.json, validated: every error names the file."""
-    try:
-        raw = json.loads(path.read_text())
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from None
-    if not isinstance(raw, dict) or not isinstance(raw.get("job"), dict):
-        raise ValueError(f"{path}: must be an object with a 'job' object (tb/uvm/README.md, Triage)")
-    unknown = set(raw) - SAVED_KEYS
-    if unknown:
-        raise ValueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))} "
-                         f"(known: {', '.join(sorted(SAVED_KEYS))})")
-    fields = set(Job.__dataclass_fields__)
-    unknown = set(raw["job"]) - fields
-    if unknown:
-        raise ValueError(f"{path}: job: unknown key(s) {', '.join(sorted(unknown))} "
-                         f"(known: {', '.join(sorted(fields))})")
-    if "name" not in raw["job"]:
-        raise ValueError(f"{path}: job: missing key 'name'")
-    try:
-        return Job(**raw["job"])
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None

@@ -9,7 +9,6 @@ rerunner and the shrinker all launch through here.
 """
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import signal
@@ -23,10 +22,11 @@ from models.spec.configs import load_config
 from models.vector import load_vector, save_vector
 from tb.runner import ROOT, sim_env
 from tb.uvm.dutmap import NATIVE, gen_limits, is_native, netlist_of_rtl
+from tb.uvm.failure import Failure, model_rule
 from tb.uvm.jobs import RANDOM_PREFIX, Job, Plan, Results
 from tb.uvm.progress import Progress
 from tb.uvm.registry import for_mode
-from tb.uvm.saved import failure_dir, safe_name
+from tb.uvm.saved import SavedFailure, failure_dir, safe_name
 from tb.uvm.session import MAX_RESTARTS
 from tb.uvm.simbuild import DEFINES_VAR, build, build_dir, is_built, run_plan_test
 from tb.uvm.watchdog import backstop
@@ -118,8 +118,8 @@ def parse_records(path: Path, plan: Plan, log: Path, wall: float,
         rec["job_spec"] = by_name[rec["job"]].__dict__
     if current is not None:
         job = by_name[current]
-        failures.append({"kind": "error", "cycle": 0,
-                         "message": f"the simulator stopped during this job: {reason}see {log}"})
+        failures.append(Failure("error", f"the simulator stopped during this job: {reason}see {log}",
+                                rule="simulator-stopped").to_json())
         ends.append({"job": current, "passed": job.passed(failures), "failures": failures,
                      "wall": round(wall, 3), "job_spec": job.__dict__,
                      "saved": save_crashed(plan.sim, plan.config, job, failures, plan.mode, plan.dut)})
@@ -129,7 +129,9 @@ def parse_records(path: Path, plan: Plan, log: Path, wall: float,
 def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: str = "full",
                  dut: str = NATIVE) -> str:
     """Failure artifacts for a job whose simulator died (the sim could not write them). A
-    random program is rebuilt as plan_test.py built it: within the DUT's generator limits."""
+    random program is rebuilt as plan_test.py built it: within the DUT's generator limits.
+    ``failures`` are the records read back from the results file (and gain the model's
+    failure if the program cannot be rebuilt)."""
     out = failure_dir(FAILURES, sim, job, mode, dut)
     try:
         if job.vector:
@@ -137,12 +139,9 @@ def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: st
         elif for_mode(job.mode).program:
             save_vector(generate(job.seed, load_config(config), limits=gen_limits(dut)), out)
     except Exception as exc:  # the model may be unable to rebuild it; say so in the record
-        failures.append({"kind": "model", "cycle": 0, "message": f"cannot save the program: {exc}"})
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "tb_uvm.json").write_text(json.dumps({
-        "sim": sim, "config": config, "dut": dut, "job": job.__dict__,
-        "repro": repro_command(sim, config, job, mode, dut), "failures": failures},
-        indent=1))
+        failures.append(Failure("model", f"cannot save the program: {exc}", rule=model_rule(exc)).to_json())
+    SavedFailure(sim, config, job, mode, dut, repro_command(sim, config, job, mode, dut),
+                 [Failure.from_json(f, f"failures[{n}]") for n, f in enumerate(failures)]).write(out)
     return str(out)
 
 

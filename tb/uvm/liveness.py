@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.spec import MODULES, TOKEN_QUEUES
+from tb.uvm.failure import NONE, Failure
 
 #: Rule -> its code, the checker's ``rule`` output (generated into tb/rtl/vta_tb_codes.vh as
 #: LIVE_RULE_<RULE> by tb/uvm/hdl_codes.py).
@@ -36,8 +37,8 @@ def _clients(mask: int) -> str:
     return ", ".join(c for n, c in enumerate(READ_CLIENTS) if mask >> n & 1)
 
 
-def live_findings(live: Any) -> list[tuple[int, str, str]]:
-    """The liveness checker's finding, if any: (cycle, "liveness", message)."""
+def live_findings(live: Any) -> list[Failure]:
+    """The liveness checker's finding, if any, as a ``liveness`` failure."""
     if not _int(live.violation):
         return []
     rule, which, v0, v1 = _int(live.rule), _int(live.which), _int(live.value0), _int(live.value1)
@@ -66,7 +67,11 @@ def live_findings(live: Any) -> list[tuple[int, str, str]]:
             (f"fetch had {v0} beats buffered and in flight; its buffer holds {v1}, so a burst "
              f"was requested without room for it (fetch would hold the shared R channel)"),
     }[rule]
-    return [(cycle, "liveness", f"liveness violation at cycle {cycle} [{LIVE_RULES[rule]}]: {text}")]
+    # the read client, module, command queue or token counter the finding names
+    who = {1: f"{READ_CLIENTS[which % 3]} read client", 6: f"{module} command queue",
+           7: f"{token} token counter", 8: f"{token} token counter"}.get(rule, NONE)
+    return [Failure("liveness", f"liveness violation at cycle {cycle} [{LIVE_RULES[rule]}]: {text}",
+                    cycle, rule=LIVE_RULES[rule], module=who)]
 
 
 def contention(live: Any) -> dict[str, Any]:

@@ -19,9 +19,9 @@ from models.spec.configs import load_config
 from models.vector import Vector, VectorError, find_vectors, load_vector
 from tb.runner import ROOT
 from tb.uvm.faults import FAULTS
-from tb.uvm.jobs import RANDOM, Job, draw_random, load_saved_job, random_config
+from tb.uvm.jobs import RANDOM, Job, draw_random, random_config
 from tb.uvm.negative_programs import write_deadlock_vector, write_empty_vector
-from tb.uvm.saved import safe_name
+from tb.uvm.saved import SAVED_FILE, SavedError, read_job, safe_name
 
 #: Work files of runs: configurations written as JSON, the negative tests' programs.
 WORK = ROOT / "build" / "uvm"
@@ -79,11 +79,11 @@ def vector_job(d: Path, own: VtaConfig, profile: str | None, seed: int,
     names it, e.g. ``random:N`` in a repro command, and must be that configuration.
     """
     cfg = vector_config(d, own, config)
-    side = d / "tb_uvm.json"
+    side = d / SAVED_FILE
     if side.exists():
         try:
-            saved = load_saved_job(side)
-        except ValueError as exc:
+            saved = read_job(side)
+        except SavedError as exc:
             raise VectorError(str(exc)) from None
         saved.vector, saved.name = str(d.resolve()), f"{saved.name}-repro"
         if profile:

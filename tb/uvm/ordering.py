@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from models.spec import MODULES, TOKEN_QUEUES
+from tb.uvm.failure import NONE, Failure
 
 #: Rule -> its code, the checker's ``rule`` output (generated into tb/rtl/vta_tb_codes.vh as
 #: ORDER_RULE_<RULE> by tb/uvm/hdl_codes.py). ``which`` counts token queues in the order of
@@ -23,7 +24,7 @@ def _int(handle: Any) -> int:
     return int(handle.value)
 
 
-def order_findings(order: Any) -> list[tuple[int, str, str]]:
+def order_findings(order: Any) -> list[Failure]:
     """The ordering checker's finding (tb/rtl/vta_tb_order_check.v), if any."""
     if not _int(order.violation):
         return []
@@ -42,7 +43,13 @@ def order_findings(order: Any) -> list[tuple[int, str, str]]:
             if which < 4 else f"the {MODULES[(which - 4) % 3]} command queue holds {v0} "
                               f"entries, more than its depth {v1}"),
     }[rule]
-    return [(cycle, "ordering", f"ordering violation at cycle {cycle} [{ORDER_RULES[rule]}]: {text}")]
+    # the module, token counter or command queue the finding names (none for DONE's rule)
+    who = {1: NONE, 2: f"{TOKEN_QUEUES[which % 4]} token counter", 3: f"{MODULES[which % 3]} module",
+           4: f"{MODULES[which % 3]} command queue",
+           5: f"{TOKEN_QUEUES[which]} token counter" if which < 4
+           else f"{MODULES[(which - 4) % 3]} command queue"}[rule]
+    return [Failure("ordering", f"ordering violation at cycle {cycle} [{ORDER_RULES[rule]}]: {text}",
+                    cycle, rule=ORDER_RULES[rule], module=who)]
 
 
 def capacity(order: Any) -> dict[str, list[bool]]:

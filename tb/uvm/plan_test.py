@@ -8,7 +8,6 @@ The cocotb test fails if any job's outcome differs from what the job expects.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import math
 import os
@@ -31,12 +30,13 @@ from tb.uvm.applicable import runs_on
 from tb.uvm.dutlog import DutLog
 from tb.uvm.dutmap import gen_limits, host_map, not_checked
 from tb.uvm.env import Env, VtaEnv
+from tb.uvm.failure import exception_rule, form_of, model_rule, shape
 from tb.uvm.fast import FastEnv, Mailbox, init_inputs
 from tb.uvm.host import HostHung, LiteMasterPort
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.reach import REACH_UNSEEN, reach_problem
 from tb.uvm.registry import for_mode
-from tb.uvm.saved import failure_dir
+from tb.uvm.saved import SavedFailure, failure_dir
 from tb.uvm.sequences import SEQUENCES
 from tb.uvm.session import BatchQueue
 from tb.uvm.simbuild import PERIOD_NS
@@ -86,9 +86,10 @@ class PlanTest(uvm_test):
         except HostHung:
             raise
         except (GenError, VectorError, ProgramError) as exc:
-            verdict.fail("model", f"{type(exc).__name__}: {exc}")
-        except Exception:  # a testbench or model error must be reported, not end the plan
-            verdict.fail("error", traceback.format_exc())
+            verdict.fail("model", f"{type(exc).__name__}: {exc}", rule=model_rule(exc),
+                         form=form_of(str(exc)))
+        except Exception as exc:  # a testbench or model error must be reported, not end the plan
+            verdict.fail("error", traceback.format_exc(), rule=exception_rule(exc))
         return info, vector
 
     def save_failure(self, job: Job, vector: Vector | None) -> str:
@@ -96,12 +97,8 @@ class PlanTest(uvm_test):
         out = failure_dir(Path(self.plan.failures_dir), self.plan.sim, job, self.plan.mode, self.plan.dut)
         if vector is not None:
             save_vector(vector, out)
-        else:
-            out.mkdir(parents=True, exist_ok=True)
-        (out / "tb_uvm.json").write_text(json.dumps({
-            "sim": self.plan.sim, "config": self.plan.config, "dut": self.plan.dut, "job": job.__dict__,
-            "repro": self.plan.repro.get(job.name, ""),
-            "failures": [f.__dict__ for f in self.env.verdict.failures]}, indent=1))
+        SavedFailure(self.plan.sim, self.plan.config, job, self.plan.mode, self.plan.dut,
+                     self.plan.repro.get(job.name, ""), list(self.env.verdict.failures)).write(out)
         return str(out)
 
     async def run_phase(self) -> None:
@@ -138,12 +135,12 @@ class PlanTest(uvm_test):
             except HostHung as exc:  # finish this job with what the checkers saw, then stop
                 hung, info, vector = exc, {}, self.current_vector
                 if not verdict.failures and not self.env.end_checks():
-                    verdict.fail("watchdog", f"the control port hung: {exc}")
+                    verdict.fail("watchdog", f"the control port hung: {exc}", rule="port-hung")
             finally:
                 wall = time.perf_counter() - t0
-            found = self.dut_log.fired()  # printed after the watcher's last look
+            found = self.dut_log.finding()  # printed after the watcher's last look
             if found and not any(f.kind == "assertion" for f in verdict.failures):
-                verdict.fail("assertion", found)
+                verdict.report(found)
             seen = {"capacity": self.env.capacity(), "push_pops": self.env.push_pops(),
                     "contention": self.env.contention()}
             gaps = not_checked(self.plan.dut)  # a netlist of rtl/: its profile says why
@@ -155,8 +152,8 @@ class PlanTest(uvm_test):
             elif job.reach and not verdict.failures and hung is None:
                 problem = reach_problem(job.reach, seen, load_config(self.plan.config), self.plan.mode)
                 if problem:
-                    verdict.fail("reach", problem)
-            failures = [f.__dict__ for f in verdict.failures]
+                    verdict.fail("reach", problem, rule=shape(problem))
+            failures = [f.to_json() for f in verdict.failures]
             passed = job.passed(failures)
             saved = self.save_failure(job, vector) if verdict.failures else ""
             verdict.finish(passed=passed, wall=round(wall, 3),

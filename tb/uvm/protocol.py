@@ -13,7 +13,8 @@ Checked on every clock edge out of reset, whoever drives the signal:
 * responses (B, R) only while a matching request is outstanding (for B: address and
   all data accepted).
 
-Each violation is reported once through ``report(message)``; messages start with
+Each violation is reported once through ``report(message, rule=, module=, channel=)``
+(the verdict's fields: the rule, the port as module, the channel); messages start with
 "AXI protocol violation on <port> <channel>" and name the rule.
 """
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Callable
 
+from tb.uvm.failure import Failure
 from tb.uvm.sampler import ChannelSample, Port
 
 INCR = 1
@@ -42,7 +44,7 @@ def attributes_text(p: str, value: int) -> str:
 class AxiProtocolChecker:
     """Listener of an EdgeSampler port; one instance per port."""
 
-    def __init__(self, port: Port, report: Callable[[str], None]) -> None:
+    def __init__(self, port: Port, report: Callable[[Failure], None]) -> None:
         self.port = port
         self.report = report
         self.on_reset()
@@ -62,8 +64,9 @@ class AxiProtocolChecker:
         if key in self.fired:
             return
         self.fired.add(key)
-        self.report(f"AXI protocol violation on {self.port.name} {ch.upper()} channel at cycle "
-                    f"{cycle} [{rule}]: {text}")
+        self.report(Failure("protocol", f"AXI protocol violation on {self.port.name} {ch.upper()} "
+                                        f"channel at cycle {cycle} [{rule}]: {text}",
+                            rule=rule, module=self.port.name, channel=ch.upper()))
 
     # --- per-edge entry point -----------------------------------------------------------
     def on_sample(self, cycle: int, sample: dict[str, ChannelSample]) -> None:

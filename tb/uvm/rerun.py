@@ -3,10 +3,10 @@
     python -m tb.uvm.rerun DIR [--waves]          (make rerun FAILURE=DIR [WAVES=1])
 
 A failing job leaves DIR under build/failures/ (tb/uvm/run.py): its program as a vector and
-tb_uvm.json with the simulator, configuration, job and failures; the testbench mode is in
-its repro command. The repro command reruns the job, but a user then still has to find the
-waveform file (its place differs by simulator) and the moment of the failure in it. This
-reruns exactly that job, alone in its simulator process so that its cycle count is the
+tb_uvm.json, the saved record of tb/uvm/saved.py (simulator, configuration, DUT, testbench
+mode, job, repro command, failure records). The repro command reruns the job, but a user
+then still has to find the waveform file (its place differs by simulator) and the moment of
+the failure in it. This reruns exactly that job, alone in its simulator process so that its cycle count is the
 waveform's from time 0, and prints the waveform's path and the cycle of the first error,
 which the waveform's ``tb_cycle`` counter shows.
 
@@ -16,11 +16,9 @@ directory that is not a saved failure or a build that cannot be made (one line n
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from models.argtypes import OneLineParser
@@ -28,12 +26,12 @@ from models.config import ConfigError
 from models.spec.configs import load_config
 from models.vector import VectorError
 from tb.duts.schema import ProfileError
-from tb.runner import SIMS
-from tb.uvm.dutmap import NATIVE, is_native, profile_of
-from tb.uvm.jobs import Job, load_saved_job
+from tb.uvm.dutmap import is_native, profile_of
+from tb.uvm.jobs import Job
 from tb.uvm.launch import prepare_env, run_plan
 from tb.uvm.makers import vector_jobs
-from tb.uvm.simbuild import MODES, TOPLEVELS, BuildError, build
+from tb.uvm.saved import SavedError, SavedFailure
+from tb.uvm.simbuild import TOPLEVELS, BuildError, build
 from tb.uvm.summary import summary_table
 
 #: The testbench's cycle counter in each mode's waveform: failure cycles are its values.
@@ -44,60 +42,18 @@ class RerunError(ValueError):
     """A directory that cannot be rerun; the message is the one-line error."""
 
 
-@dataclass(frozen=True)
-class Saved:
-    """What a saved failure's tb_uvm.json says: where and how its job ran, what failed first."""
-
-    sim: str
-    mode: str
-    config: str
-    job: Job
-    first: dict | None
-    dut: str = NATIVE  # the DUT profile the job ran on (tb/duts)
-
-
-def load_saved(d: Path) -> Saved:
+def load_saved(d: Path) -> SavedFailure:
     """The saved failure in directory ``d``, every field checked; errors name the file."""
     if not d.is_dir():
         raise RerunError(f"{d}: no such directory (FAILURE names a saved failure, a directory "
                          f"under build/failures/)")
-    side = d / "tb_uvm.json"
-    if not side.is_file():
-        raise RerunError(f"{d}: no tb_uvm.json, so not a saved failure (a failing job leaves one "
-                         f"under build/failures/)")
     try:
-        job = load_saved_job(side)
-    except ValueError as exc:
+        return SavedFailure.read(d)
+    except SavedError as exc:
         raise RerunError(str(exc)) from None
-    raw = json.loads(side.read_text())  # load_saved_job has read it as a JSON object
-    if raw.get("sim") not in SIMS:
-        raise RerunError(f"{side}: sim must be one of {', '.join(SIMS)}, got {raw.get('sim')!r}")
-    mode = re.search(r"--mode (\S+)", str(raw.get("repro", "")))
-    if not mode or mode.group(1) not in MODES:
-        raise RerunError(f"{side}: repro names no testbench mode (--mode {'|'.join(MODES)})")
-    if not isinstance(raw.get("config"), str):
-        raise RerunError(f"{side}: config must be a configuration name")
-    failures = raw.get("failures", [])
-    if not isinstance(failures, list) or not all(
-            isinstance(f, dict) and type(f.get("cycle")) is int for f in failures):
-        raise RerunError(f"{side}: failures must be a list of objects with an integer cycle")
-    return Saved(raw["sim"], mode.group(1), raw["config"], job, failures[0] if failures else None,
-                 saved_dut(side, raw))
 
 
-def saved_dut(side: Path, raw: dict) -> str:
-    """The DUT a saved failure ran on: its ``dut`` key, else the repro command's ``--dut``
-    (failures saved before the key existed), else rtl/ (``vta``)."""
-    dut = raw.get("dut")
-    if dut is None:
-        named = re.search(r"--dut (\S+)", str(raw.get("repro", "")))
-        dut = named.group(1) if named else NATIVE
-    if not isinstance(dut, str) or not dut:
-        raise RerunError(f"{side}: dut must be a DUT profile name (tb/duts), got {dut!r}")
-    return dut
-
-
-def rerun_job(d: Path, saved: Saved) -> tuple[str, Job]:
+def rerun_job(d: Path, saved: SavedFailure) -> tuple[str, Job]:
     """The job to run and its configuration: a saved program runs from ``d`` on the vector's
     own configuration, as its repro command does; a flow (no program saved) as it ran."""
     if (d / "manifest.json").is_file():
@@ -121,7 +77,7 @@ def wave_plusargs(sim: str, wave: Path) -> tuple[str, ...]:
     return (f"+dumpfile_path={wave}",) if sim == "icarus" else ()
 
 
-def report(saved: Saved, result: dict, wave: Path | None) -> int:
+def report(saved: SavedFailure, result: dict, wave: Path | None) -> int:
     """Print the first error against the saved record and the waveform; the exit status."""
     first = result["failures"][0] if result["failures"] else None
     if first is None:
@@ -129,10 +85,10 @@ def report(saved: Saved, result: dict, wave: Path | None) -> int:
         return 1
     print(f"first error: cycle {first['cycle']} [{first['kind']}] {first['message'].splitlines()[0]}")
     if saved.first is not None:
-        note = "" if saved.first["cycle"] == first["cycle"] else (
+        note = "" if saved.first.cycle == first["cycle"] else (
             " (differs: the job first ran after others in its simulator process, whose cycles "
             "its count includes)")
-        print(f"saved record: cycle {saved.first['cycle']} [{saved.first.get('kind')}]{note}")
+        print(f"saved record: cycle {saved.first.cycle} [{saved.first.kind}]{note}")
     if wave is None:
         print("waveform: none (rerun with --waves, or make rerun FAILURE=... WAVES=1)")
     else:

@@ -39,6 +39,7 @@ from models.vector import Vector, VectorError, load_vector, save_vector
 from tb.runner import ROOT, SIMS
 from tb.uvm.applicable import program_reasons
 from tb.uvm.dutmap import NATIVE, is_native
+from tb.uvm.failure import Failure
 from tb.uvm.jobs import Job
 from tb.uvm.progedit import (
     Candidate,
@@ -54,6 +55,7 @@ from tb.uvm.progedit import (
     zero,
 )
 from tb.uvm.rerun import RerunError, load_saved, rerun_job
+from tb.uvm.saved import SavedFailure
 from tb.uvm.session import SimSession
 from tb.uvm.signature import Signature, signature
 from tb.uvm.simbuild import DEFINES_VAR, MODES, BuildError
@@ -313,10 +315,8 @@ def write_result(outcome: Outcome, best: Candidate, sim: str, mode: str, config:
     repro = (f"{DEFINES_VAR}={defines} " if defines else "") + \
         f"python -m tb.uvm.run --sim {sim} --mode {mode}{'' if is_native(dut) else f' --dut {dut}'} " \
         f"--vector {where}"
-    (out / "tb_uvm.json").write_text(json.dumps({
-        "sim": sim, "config": config, "dut": dut, "job": {**job.__dict__, "name": f"{out.parent.name}-shrunk",
-                                              "vector": None},
-        "repro": repro, "failures": record["failures"]}, indent=1))
+    SavedFailure(sim, config, replace(job, name=f"{out.parent.name}-shrunk", vector=None), mode, dut,
+                 repro, [Failure.from_json(f) for f in record["failures"]]).write(out)
     (out / "shrink.json").write_text(json.dumps(outcome.to_json(), indent=1) + "\n")
 
 

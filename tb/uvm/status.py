@@ -8,6 +8,7 @@ the RTL's documented contract, not internals.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import cocotb
@@ -16,6 +17,7 @@ from cocotb.triggers import ClockCycles, First
 from models.asm import disasm_insn
 from models.config import VtaConfig
 from models.spec import MODULES, TOKEN_QUEUES
+from tb.uvm.failure import NONE, form_of
 from tb.uvm.host import ReadRegsSeq
 from tb.uvm.regs import (
     AXI_STATUS,
@@ -66,6 +68,18 @@ def _module_line(module: str, regs: dict[int, int], cfg: VtaConfig, insns: list[
             f"{' and '.join(waits) if waits else 'nothing flagged'} (tokens {counts})")
 
 
+def suspect(regs: dict[int, int], cfg: VtaConfig, insns: list[dict]) -> tuple[str, str]:
+    """The watchdog failure's module and instruction form: the first module busy on an
+    instruction (its form), else fetch if it is blocked or still fetching, else none."""
+    for module in MODULES:
+        if BY_OFFSET[STATUS[module]].field("busy").get(regs[STATUS[module]]):
+            idx = regs[INSN_IDX[module]]
+            return module, form_of(disasm_insn(cfg, insns[idx])) if idx < len(insns) else NONE
+    if _get(FETCH_STATUS, "blocked", regs) or _get(FETCH_STATUS, "fetching", regs):
+        return "fetch", NONE
+    return NONE, NONE
+
+
 def decode(regs: dict[int, int], cfg: VtaConfig, insns: list[dict]) -> str:
     """The per-module report from register values (offset -> value)."""
     tokens = {q: _get(TOKENS, q, regs) for q in TOKEN_QUEUES}
@@ -82,14 +96,26 @@ def decode(regs: dict[int, int], cfg: VtaConfig, insns: list[dict]) -> str:
     return "\n".join(lines)
 
 
-async def diagnose(env: "Env", ctx: "JobContext") -> tuple[str, bool]:
-    """Read the status registers (bounded wait) and decode them against the job's program;
-    True if the port hung."""
+@dataclass(frozen=True)
+class State:
+    """The watchdog's diagnosis: the per-module text, whether the control port hung while
+    it was read, and the module and instruction form the failure record names."""
+
+    text: str
+    hung: bool
+    module: str = NONE
+    form: str = NONE
+
+
+async def diagnose(env: "Env", ctx: "JobContext") -> State:
+    """Read the status registers (bounded wait) and decode them against the job's program."""
     regs = await read_bounded(env, ALL)
     if regs is None:
-        return ("  (status registers unreadable: the control port does not answer)\n"
-                + env.memory.status_line(), True)
-    return decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False
+        return State("  (status registers unreadable: the control port does not answer)\n"
+                     + env.memory.status_line(), True)
+    module, form = suspect(regs, ctx.cfg, ctx.insns)
+    return State(decode(regs, ctx.cfg, ctx.insns) + "\n" + env.memory.status_line(), False,
+                 module, form)
 
 
 async def read_bounded(env: "Env", offsets: list[int]) -> dict[int, int] | None:
@@ -104,7 +130,7 @@ async def read_bounded(env: "Env", offsets: list[int]) -> dict[int, int] | None:
     return {off: value for off, (value, _) in seq.values.items()}
 
 
-async def foreign_state(env: "Env") -> tuple[str, bool]:
+async def foreign_state(env: "Env") -> State:
     """A foreign DUT's registers (its profile's map: tb/uvm/dutmap.py) and the memory's
     queues, for the watchdog: such a DUT has none of rtl/'s status words to decode; its own
     complaints (Chisel assertions) are in the simulator's log. True if the port hung."""
@@ -112,7 +138,7 @@ async def foreign_state(env: "Env") -> tuple[str, bool]:
     named = {"CTRL": regs.ctrl, "CYCLES": regs.cycles, "INSN_COUNT": regs.insn_count, **regs.counters}
     read = await read_bounded(env, list(named.values()))
     if read is None:
-        return ("  (registers unreadable: the control port does not answer)\n"
-                + env.memory.status_line(), True)
+        return State("  (registers unreadable: the control port does not answer)\n"
+                     + env.memory.status_line(), True)
     values = ", ".join(f"{name} = {read[off]:#x}" for name, off in named.items())
-    return f"  registers: {values}\n{env.memory.status_line()}", False
+    return State(f"  registers: {values}\n{env.memory.status_line()}", False)

@@ -17,6 +17,10 @@ from models.spec import merge_spans
 from tb.uvm.txn import AxiBurst
 from tb.uvm.verdict import Verdict
 
+#: The failure fields of every stray write (both modes): the rule, the STORE module whose
+#: footprints it lies outside, and the opcode (which STORE is nearest is only a hint).
+STRAY_FIELDS = {"rule": "outside-footprints", "module": "store", "form": "STORE"}
+
 if TYPE_CHECKING:
     from tb.uvm.context import JobContext
 
@@ -66,4 +70,4 @@ class StrayWriteChecker(uvm_subscriber):
         first, beat = stray[0]
         self.verdict.fail("stray-write", f"stray write: {len(stray)} byte(s) with strobe set outside "
                           f"every STORE footprint, first at {first:#010x} (beat {beat}); "
-                          f"{burst.describe()}; {self.allowed.nearest(first)}")
+                          f"{burst.describe()}; {self.allowed.nearest(first)}", **STRAY_FIELDS)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from tb.uvm.signature import signature
+
 COLUMNS = ("sim", "job", "config", "profile", "seed", "result", "cycles", "sim cycles", "wall s")
 
 
@@ -58,7 +60,8 @@ def junit_xml(results: list[dict], suite: str = "vta-uvm") -> str:
             body = f"<error message={quoteattr(r['refused'])}>{escape(r['refused'])}</error>"
         elif not r["passed"]:
             msg = "\n".join(f"[{f['kind']}] {f['message']}" for f in r["failures"]) or "failed"
-            body = f"<failure message={quoteattr(msg.splitlines()[0])}>{escape(msg)}</failure>"
+            body = (f"<failure message={quoteattr(msg.splitlines()[0])} type={quoteattr(str(signature(r)))}>"
+                    f"{escape(msg)}</failure>")
         cases.append(f'  <testcase classname={cls} name={name} time="{r.get("wall", 0)}">{body}'
                      f"</testcase>")
     return (f'<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="{suite}" '

@@ -4,33 +4,22 @@ Checkers run as coroutines on clock edges; raising from them would abort the who
 cocotb test (and with it the remaining programs of the simulation) and lose the
 message's kind. Instead each failure is recorded with its kind, written at once to the
 results file (so it survives a simulator crash) and signalled through an event that the
-running virtual sequence waits on, which ends the job at the first failure.
+running virtual sequence waits on, which ends the job at the first failure. The record
+(kind, rule, module, channel, instruction form, cycle, message) is tb/uvm/failure.py's
+``Failure``; each checker passes the fields it knows.
 """
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from cocotb.triggers import Event
 
-#: Failure kinds, one per checker; negative tests assert on these.
-KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "liveness", "watchdog",
-         "register", "no-compare", "bus-error", "counter", "model", "assertion", "reach", "error")
+from tb.uvm.failure import KINDS, NONE, Failure
 
-
-@dataclass
-class Failure:
-    """One failure: which checker fired, when, and a message that stands on its own."""
-
-    kind: str
-    message: str
-    cycle: int
-
-    def __str__(self) -> str:
-        return f"[{self.kind}] cycle {self.cycle}: {self.message}"
+__all__ = ["KINDS", "Failure", "Verdict"]
 
 
 class Verdict:
@@ -51,14 +40,18 @@ class Verdict:
         self.failed = Event()
         self.write({"event": "start", "job": job})
 
-    def fail(self, kind: str, message: str) -> None:
-        """Record a failure of the current job; the first one ends the job."""
-        if kind not in KINDS:
-            raise ValueError(f"unknown failure kind {kind!r}")
-        failure = Failure(kind, message, self.now())
+    def fail(self, kind: str, message: str, *, rule: str = NONE, module: str = NONE,
+             channel: str = NONE, form: str = NONE) -> None:
+        """Record a failure of the current job with the fields its checker knows; the first
+        one ends the job."""
+        self.report(Failure(kind, message, 0, rule, module, channel, form))
+
+    def report(self, failure: Failure) -> None:
+        """Record a failure built by its checker, stamped with the current cycle."""
+        failure = failure.at(self.now())
         self.failures.append(failure)
         self.log.error("%s", failure)
-        self.write({"event": "failure", "job": self.job, **asdict(failure)})
+        self.write({"event": "failure", "job": self.job, **failure.to_json()})
         self.failed.set()
 
     @property
@@ -68,7 +61,7 @@ class Verdict:
     def finish(self, **info: Any) -> None:
         """Write the job's end record with its result and extra figures (cycles, bytes)."""
         self.write({"event": "end", "job": self.job, "ok": self.ok,
-                    "failures": [asdict(f) for f in self.failures], **info})
+                    "failures": [f.to_json() for f in self.failures], **info})
 
     def progress(self, **info: Any) -> None:
         """A progress record of the running job (tb/uvm/progress.py prints them)."""

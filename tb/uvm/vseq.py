@@ -16,10 +16,11 @@ from pyuvm import uvm_sequence
 
 from models.spec import MODULES
 from models.vector import Vector
-from tb.uvm.buserr import BusErrorEvent
+from tb.uvm.buserr import RESP_NAMES, BusErrorEvent
 from tb.uvm.context import JobContext
 from tb.uvm.dutmap import HostMap
 from tb.uvm.env import Env
+from tb.uvm.failure import shape
 from tb.uvm.host import HOST_GRACE, HostHung, LaunchSeq, ProgramSeq, ReadRegsSeq
 from tb.uvm.jobs import Job, Plan
 from tb.uvm.profiles import SLOWDOWN
@@ -72,7 +73,7 @@ class RunProgramVseq(uvm_sequence):
         ctx, problems = JobContext.build(self.job, self.vector, self.cfg_name, self.timeout,
                                          bus_only=not self.regs.native)
         for problem in problems[:1]:
-            self.verdict.fail("model", problem)
+            self.verdict.report(problem)
         self.note_long_run(ctx.limits.bound)
         return ctx
 
@@ -132,7 +133,7 @@ class RunProgramVseq(uvm_sequence):
         if not task.done():
             task.cancel()
             self.verdict.fail("watchdog", f"the control port stopped answering: a CTRL read got "
-                              f"no response within {HOST_GRACE} cycles")
+                              f"no response within {HOST_GRACE} cycles", rule="port-hung")
             raise HostHung("control port hung")
         if watcher.outcome == "alarm":
             self.env.end_checks()
@@ -142,7 +143,8 @@ class RunProgramVseq(uvm_sequence):
 
     async def watchdog_fired(self, ctx: JobContext, launched: int, watcher: Watcher) -> None:
         """The per-module diagnosis, headed by which limit the DUT broke."""
-        text, hung = await (diagnose(self.env, ctx) if self.regs.native else foreign_state(self.env))
+        state = await (diagnose(self.env, ctx) if self.regs.native else foreign_state(self.env))
+        text = state.text
         events = self.env.responses.events
         if events:
             text += (f"\n  errors  : {self.env.responses.count} error response(s) reached the DUT, "
@@ -150,19 +152,27 @@ class RunProgramVseq(uvm_sequence):
         cycles = self.env.cycle - launched
         limits = ctx.limits
         if watcher.outcome == "timeout":
+            rule = "wall-time"
             why = (f"no DONE within the wall-time limit of {limits.wall:g} s (--timeout): "
                    f"{cycles} cycles simulated, bound {limits.bound}")
         elif watcher.outcome == "stalled":
+            rule = "stalled"
             why = (f"no DONE and no progress for {limits.stall} cycles: nothing dispatched or "
                    f"completed, no micro-op, no byte read or written since cycle "
                    f"{watcher.last_change} after launch (stall window from the program, "
                    f"profile {self.job.profile})")
         else:
+            rule = "bound"
             why = (f"no DONE within {limits.bound} cycles of launch (bound from {len(ctx.insns)} "
                    f"instructions, profile {self.job.profile})")
-        self.verdict.fail("watchdog", f"{why}; state at cycle {self.env.cycle}:\n{text}")
-        if hung:
+        self.verdict.fail("watchdog", f"{why}; state at cycle {self.env.cycle}:\n{text}", rule=rule,
+                          module=state.module, form=state.form)
+        if state.hung:
             raise HostHung("control port hung while reading status registers")
+
+    def fail_register(self, message: str) -> None:
+        """A register value against the spec: the rule is the finding's wording (shape)."""
+        self.verdict.fail("register", message, rule=shape(message))
 
     async def check(self, ctx: JobContext, ctrl: int) -> None:
         """Registers after DONE, then the scoreboard; the executed program to coverage.
@@ -177,19 +187,20 @@ class RunProgramVseq(uvm_sequence):
         self.info["cycles"] = cycles
         self.info["counters"] = {name: regs.values[off][0] for name, off in counters.items()}
         if self.env.responses.events:
-            self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE without ERROR (bit 2), "
+            self.fail_register(f"CTRL reads {ctrl:#x} after DONE without ERROR (bit 2), "
                               f"but the memory answered "
                               f"{self.env.responses.events[0].describe()} (rtl/README.md: "
                               f"any error response sets CTRL.ERROR until the next launch)")
             return
         if ctrl != self.regs.done:
-            self.verdict.fail("register", f"CTRL reads {ctrl:#x} after DONE, spec section 5 says "
+            self.fail_register(f"CTRL reads {ctrl:#x} after DONE, spec section 5 says "
                               f"{self.regs.done:#x}")
         if not 0 < cycles <= self.info["done_cycles"]:
-            self.verdict.fail("register", f"CYCLES = {cycles} but DONE was seen "
+            self.fail_register(f"CYCLES = {cycles} but DONE was seen "
                               f"{self.info['done_cycles']} cycles after the launch write")
         if self.job.fault == "corrupt-read" and self.env.memory.corrupted_at is None:
-            self.verdict.fail("error", "the corrupt-read fault never fired: no data LOAD read")
+            never = "the corrupt-read fault never fired: no data LOAD read"
+            self.verdict.fail("error", never, rule=shape(never))
             return
         await self.env.memory.read_back(ctx)
         cmp = self.env.scoreboard.check(ctx, self.env.memory.dram)
@@ -212,14 +223,14 @@ class RunProgramVseq(uvm_sequence):
         status = regs.values[AXI_STATUS][0]
         events = self.env.responses.events
         if not events:
-            self.verdict.fail("register", f"CTRL reads {ctrl:#x}: ERROR is set, but no error response "
+            self.fail_register(f"CTRL reads {ctrl:#x}: ERROR is set, but no error response "
                               f"was seen on the memory port (AXI_STATUS = {status:#010x})")
             return
         first = events[0]
         flag = BY_OFFSET[AXI_STATUS].field("read_error" if first.channel == "R" else "write_error")
         flag_bit = flag.lsb
         if not flag.get(status):
-            self.verdict.fail("register", f"CTRL.ERROR is set after {first.describe()}, but "
+            self.fail_register(f"CTRL.ERROR is set after {first.describe()}, but "
                               f"AXI_STATUS = {status:#010x} lacks bit {flag_bit} (rtl/README.md)")
             return
         outcome = "it had completed (DONE)" if ctrl & DONE else "it had not completed"
@@ -230,7 +241,8 @@ class RunProgramVseq(uvm_sequence):
                           f"it: CTRL = "
                           f"{ctrl:#x} ({bits}), AXI_STATUS = {status:#010x} (bit {flag_bit}); "
                           f"{outcome} when the host saw ERROR. Results are not compared after a "
-                          f"bus error.")
+                          f"bus error.", rule=RESP_NAMES[first.resp],
+                          **ctx.issuer_fields(first, self.env.bus_bytes))
 
     # --- the flow -----------------------------------------------------------------------
     async def body(self) -> None:
