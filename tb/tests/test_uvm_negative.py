@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tb.runner import SIMS
+from tb.uvm.failure import Failure
 from tb.uvm.jobs import Job
 from tb.uvm.makers import negative_jobs
 from tb.uvm.pytest_support import run
@@ -53,6 +54,30 @@ EXPECTED = {
 }
 
 
+#: job -> the fields its first failure record must carry (tb/uvm/failure.py), filled by the
+#: checker that fired, in both modes; ``-`` is a field the checker has no value for. The
+#: signature (tb/uvm/signature.py) is read from these alone.
+FIELDS: dict[str, dict[str, str | tuple[str, ...]]] = {
+    "fault-aw-flip": {"rule": "outside-footprints", "module": "store", "form": "STORE"},
+    "fault-drop-wlast": {"rule": "wlast", "module": "m_axi_gmem", "channel": "W"},
+    "fault-wdata-unstable": {"rule": "payload-unstable", "module": "m_axi_gmem", "channel": "W"},
+    "fault-lite-spurious-b": {"rule": "unexpected-response", "module": "s_axi_control", "channel": "B"},
+    "fault-aw-4k": {"rule": "4k-crossing", "module": "m_axi_gmem", "channel": "AW"},
+    "fault-aw-x": {"rule": "x-on-payload", "module": "m_axi_gmem", "channel": "AW"},
+    "fault-corrupt-read": {"rule": "out-mismatch", "module": "store", "form": "STORE OUT"},
+    "deadlock": {"rule": "stalled", "module": "compute", "form": "FINISH"},
+    "fault-ar-stuck": {"rule": "stalled", "module": "fetch", "form": "-"},
+    "no-compare": {"rule": "-", "module": "-", "form": "-", "channel": "-"},
+    "fault-slverr-read": {"rule": "SLVERR", "module": "-", "form": "LOAD ACC_8BIT"},
+    "fault-decerr-write": {"rule": "DECERR", "module": "-", "form": "STORE OUT"},
+    "fault-slverr-fetch": {"rule": "SLVERR", "module": "fetch", "form": "-"},
+    "fault-bus-error-random": {"rule": ("SLVERR", "DECERR")},
+    "fault-early-b": {"rule": "done-early", "module": "-"},
+    "fault-rd-overissue": {"rule": "rd-outstanding", "module": "-"},
+    "fault-counter-skew": {"rule": "work:GEMM_UOPS", "module": "-"},
+    "fault-unrequested-slverr": {"rule": "unexpected-response", "module": "m_axi_gmem", "channel": "R"},
+}
+
 #: Faults that need a four-state simulator (X on a bus), run on Icarus only.
 ICARUS_ONLY = {"fault-aw-x"}
 
@@ -71,7 +96,15 @@ def test_checkers_fire(sim: str, mode: str) -> None:
         assert first["kind"] == kind, f"{name}: first failure is {first}"
         for text in texts:
             assert text in first["message"], f"{name}: {text!r} not in {first['message']!r}"
+        record = Failure.from_json(first)  # the fields, without reading the message
+        for key, want in FIELDS[name].items():
+            got = getattr(record, key)
+            assert got in want if isinstance(want, tuple) else got == want, f"{name}: {key} {got!r}"
         assert results[name]["passed"]
+
+
+def test_every_case_names_its_fields() -> None:
+    assert set(FIELDS) == set(EXPECTED)
 
 
 def test_summary_says_what_a_negative_pass_means() -> None:
