@@ -41,8 +41,9 @@ def mismatch(n: int, addr: int, k: int) -> CompareReport:
 def scoreboard(n: int, addr: int, k: int, job: str = "j", insns: int | None = 10) -> dict:
     """A scoreboard failure record with the fields the scoreboard fills."""
     cmp = mismatch(n, addr, k)
-    return record("scoreboard", SCOREBOARD.format(n=n, addr=hex(addr), k=k), job, insns,
-                  **mismatch_fields(cmp))
+    r = record("scoreboard", SCOREBOARD.format(n=n, addr=hex(addr), k=k), job, insns)
+    r["failures"][0].update(mismatch_fields(cmp))
+    return r
 
 
 def watchdog(c: int, k: int, job: str = "w", insns: int | None = 10) -> dict:
@@ -72,7 +73,7 @@ def test_rules_modules_and_forms_split_signatures() -> None:
     counter = signature(record("counter", "GEMM_UOPS reads 5", rule=work_rule(["GEMM_UOPS"])))
     assert counter.rule == "work:GEMM_UOPS"
     try:
-        {}["a"]
+        raise KeyError("a")
     except KeyError as exc:
         rule = exception_rule(exc)
     err = signature(record("error", "Traceback (most recent call last):\n  File x\nKeyError: 'a'\n",

@@ -51,6 +51,12 @@ class Failure:
     def __str__(self) -> str:
         return f"[{self.kind}] cycle {self.cycle}: {self.message}"
 
+    @property
+    def has_fields(self) -> bool:
+        """Whether any of rule, module, channel, form is known (records written before the
+        fields existed have none)."""
+        return any(v != NONE for v in (self.rule, self.module, self.channel, self.form))
+
     def at(self, cycle: int) -> "Failure":
         """The same failure stamped with ``cycle``."""
         return replace(self, cycle=cycle)
