@@ -85,3 +85,14 @@ def test_the_checker_refuses_an_ill_formed_vector_unless_its_job_is_meant_to_dea
                                         f"defined result (")
     assert "; the first: insn 1 [store] STORE " in record["refused"]
     assert ": token-imbalance: queue C2S" in record["refused"] and "\n" not in record["refused"]
+
+
+@pytest.mark.sim
+def test_a_relative_profile_path_reaches_the_simulator() -> None:
+    """`--dut tb/duts/vta/profile.yaml` (rtl/ through its own profile file, relative to the
+    working directory) runs: the simulator process, started in its build directory, is
+    handed the absolute path. It used to end the job with no result."""
+    proc = subprocess.run([sys.executable, "-m", "tb.uvm.run", "--sim", "icarus", "--dut",
+                           "tb/duts/vta/profile.yaml", "--vector", "vectors/default_pipeline_tokens"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "1 passed, 0 failed" in proc.stdout, proc.stdout[-3000:] + proc.stderr

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from models.genlib.restrict import Limits
@@ -72,6 +73,15 @@ class HostMap:
 
 NATIVE_MAP = HostMap(True, CTRL, START, CTRL, DONE, ERROR, CYCLES, INSN_COUNT,
                      {"insn": INSN_ADDR, **BASE_REGS}, counters=COUNTERS, progress=PROGRESS, probes=True)
+
+
+def dut_argument(text: str) -> str:
+    """A ``--dut`` argument as every process of the run reads it: a profile's YAML path made
+    absolute (the simulator runs in its build directory, where a relative path names nothing),
+    a name (``vta``, ``upstream-chisel``, ``netlist:CONFIG``) as given."""
+    if text.startswith(NETLIST) or ("/" not in text and not text.endswith((".yaml", ".yml"))):
+        return text
+    return str(Path(text).resolve())
 
 
 def is_native(spec: str) -> bool:

@@ -39,7 +39,7 @@ from tb.duts.schema import ProfileError
 from tb.runner import SIMS
 from tb.uvm.applicable import dut_report, select
 from tb.uvm.buckets import buckets, insn_count, print_bucket_report
-from tb.uvm.dutmap import NATIVE, NETLIST, is_native, profile_of
+from tb.uvm.dutmap import NATIVE, NETLIST, dut_argument, is_native, profile_of
 from tb.uvm.faults import FAULTS
 from tb.uvm.jobs import DEFAULT_RANDOM_POOL, Job
 from tb.uvm.launch import prepare_env, print_failures, run_all
@@ -116,7 +116,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=positive_float, default=None,
                    help="wall-time limit of each job, seconds (ends it with the watchdog's diagnosis)")
     p.add_argument("--junit", help="write JUnit XML here")
-    p.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
+    p.add_argument("--dut", type=dut_argument, default=os.environ.get("DUT") or NATIVE,
                    help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel), a YAML path, "
                         "or netlist:CONFIG[:SCRIPT], the gate-level netlist of rtl/ (tb/gate)")
     p.add_argument("--ignore-differences", action="store_true",

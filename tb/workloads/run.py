@@ -48,7 +48,7 @@ from tb.duts.schema import ProfileError
 from tb.runner import SIMS
 from tb.uvm.api import explain, run_jobs
 from tb.uvm.applicable import job_reasons
-from tb.uvm.dutmap import NATIVE, is_native, profile_of
+from tb.uvm.dutmap import NATIVE, dut_argument, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.workloads import hardware
 from tb.workloads.case import Case
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vt", default="1,2", help="virtual threads: 1, 2 or 1,2")
     parser.add_argument("--jobs", type=positive_int, default=1, help="simulator processes")
     parser.add_argument("--out", default=str(DEFAULT_OUT))
-    parser.add_argument("--dut", default=os.environ.get("DUT") or NATIVE,
+    parser.add_argument("--dut", type=dut_argument, default=os.environ.get("DUT") or NATIVE,
                         help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
     parser.add_argument("--hw", default="1", choices=hardware.MODES,
                         help="with several configurations, their synthesis, fmax and time per pass: "
