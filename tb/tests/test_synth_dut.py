@@ -29,6 +29,7 @@ from tb.synth.report import document
 from tb.synth.script import synthesizable
 from tb.synth.stat import parse_stat
 from tb.synth.targets import TARGETS
+from tb.synth.yosys import YosysError
 from tb.tests.test_duts import TOY_PORTS
 from tb.tests.test_make import make
 from tb.tests.test_timing_pnr import make_env
@@ -302,3 +303,14 @@ def test_make_synth_as_documented_against_a_cache(tmp_path: Path, command: str, 
     assert time.monotonic() - start < 60
     assert f"synth {d.title} {target}: cached" in proc.stdout, proc.stdout + proc.stderr
     assert f"{d.title} on {target}:" in proc.stdout and re.search(r"^total\s+7\s", proc.stdout, re.M)
+
+
+def test_yosys_stopping_is_status_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A bad knob is status 2 (above); the tool stopping is status 1 with its one line, as in
+    make timing (README, "Timing"), so a script can tell the two apart."""
+    def stops(*_: Any) -> None:
+        raise YosysError("yosys stopped: ERROR: something; see build/synth/x/yosys.log")
+    monkeypatch.setattr(synth_cli, "synthesize_design", stops)
+    assert synth_cli.main(["--dut", str(stand_in(tmp_path))]) == 1
+    one_line(capsys.readouterr().err, "make synth: yosys stopped: ERROR: something")
