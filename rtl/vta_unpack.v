@@ -52,13 +52,16 @@ module vta_unpack #(
 
     // pop: the buffer moves down by one element, a constant shift per size in LESZ_SET, so
     // each byte is a small AND-OR of the sizes the instance uses (no barrel shifter)
+    // (zeros as a byte replication: a bit replication of CAP*8 passes Verilator's
+    // replication limit of 8192 at BLOCK 32)
+    localparam [CAP*8-1:0] NONE = {CAP{8'h00}};
     reg [CAP*8-1:0] buf1;
     integer l;
     always @(*) begin
-        buf1 = pop ? {(CAP*8){1'b0}} : buf_q;
+        buf1 = pop ? NONE : buf_q;
         for (l = 0; l <= LOG_EMAX; l = l + 1)
             if (LESZ_SET[l])
-                buf1 = buf1 | ((pop && lesz == l[3:0]) ? (buf_q >> (8 << l)) : {(CAP*8){1'b0}});
+                buf1 = buf1 | ((pop && lesz == l[3:0]) ? (buf_q >> (8 << l)) : NONE);
     end
 
 `ifdef VTA_TEST_BREAK_GEARBOX_ROOM
