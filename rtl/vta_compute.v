@@ -16,7 +16,8 @@ module vta_compute #(
     parameter integer LOG_UOP_DEPTH = 13,
     parameter integer LOG_INP_DEPTH = 11,
     parameter integer LOG_WGT_DEPTH = 10,
-    parameter integer LOG_ACC_DEPTH = 11
+    parameter integer LOG_ACC_DEPTH = 11,
+    parameter integer PIPE_STAGES   = 2
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -162,7 +163,8 @@ module vta_compute #(
     vta_gemm_alu #(.LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH),
                    .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK),
                    .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
-                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)) u_pipe (
+                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH),
+                   .PIPE_STAGES(PIPE_STAGES)) u_pipe (
         .clk(clk), .rst(rst), .start(go), .insn(insn),
         .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(uop_rdata),
         .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp_rdata),

@@ -40,7 +40,7 @@ from tb.uvm.api import explain, run_jobs
 from tb.uvm.applicable import job_reasons
 from tb.uvm.dutmap import NATIVE, is_native, profile_of
 from tb.uvm.jobs import Job
-from tb.workloads.figures import figures, losses, two_operand_uops
+from tb.workloads.figures import extra_uop_cycles, figures, losses
 from tb.workloads.report import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +66,7 @@ class Case:
     vector: str = ""
     wall: float = 0.0
     dut: str = NATIVE
-    two_operand: int = 0  # micro-ops of ALUs with use_imm 0 (a second compute cycle each)
+    extra_cycles: int = 0  # micro-op cycles beyond one each (figures.extra_uop_cycles)
 
     def repro(self, sim: str) -> str:
         """The command that runs this program alone (the vector carries its configuration)."""
@@ -133,8 +133,8 @@ def lower_one(case: Case, cfg: VtaConfig, scale: str, out: Path) -> Job | None:
                    "oc_blocks": w.tiling.oc_blocks, "ic_blocks": w.tiling.ic_blocks}
     case.insns = w.vector.insn_count
     counters = dict(pred.counters, **est.exec_cycles, **est.busy, **est.stall)
-    case.two_operand = two_operand_uops(pred.program, pred.costs)
-    case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles, case.two_operand),
+    case.extra_cycles = extra_uop_cycles(pred.program, pred.costs, cfg.pipe_stages)
+    case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles, case.extra_cycles),
                       "counters": counters}
     return Job(f"{case.config}-{case.layer}-vt{case.vt}", vector=str(vdir.resolve()))
 
@@ -154,11 +154,11 @@ def run_config(sim: str, arg: str, cfg: VtaConfig, jobs: dict[str, tuple[Case, J
             case.failure = explain(record)
         counters = record.get("counters")
         if counters and record.get("cycles") and is_native(dut):
-            case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"], case.two_operand),
+            case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"], case.extra_cycles),
                              "losses": losses(counters, record["cycles"]), "counters": counters}
         elif record.get("cycles"):
             work = case.predicted["counters"]
-            case.measured = {**figures(cfg.bus_bytes, work, record["cycles"], case.two_operand),
+            case.measured = {**figures(cfg.bus_bytes, work, record["cycles"], case.extra_cycles),
                              "counters": work}
         state = "PASS" if case.passed else "FAIL"
         cycles = f"{record['cycles']:,} cycles" if record.get("cycles") else "no DONE"
