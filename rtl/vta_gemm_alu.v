@@ -376,7 +376,6 @@ module vta_gemm_alu #(
                 reg [R_W-1:0] r;
                 integer gb, gm, gp;
                 always @* begin
-                    prod_c = {(LANES*BLOCK*PROD_W){1'b0}};
                     for (gb = 0; gb < BATCH; gb = gb + 1)
                         for (gm = 0; gm < BLOCK / 2; gm = gm + 1)
                             for (gp = 0; gp < BLOCK; gp = gp + 1) begin
