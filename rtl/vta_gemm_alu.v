@@ -368,8 +368,15 @@ module vta_gemm_alu #(
         end else begin : g_piped
             // M1: every product, lane l = b*BLOCK + j, element k at (l*BLOCK + k)*PROD_W
             reg [LANES*BLOCK*PROD_W-1:0] prod_c, m1_prod;
-            reg [LANES*ACC_W-1:0]        dot_c;
-            reg [ACC_W-1:0]              t, dot;
+            // a dot sum of BLOCK products, each of magnitude <= 2^(PROD_W-2), is exact in
+            // DOT_W = PROD_W + LOG_BLOCK bits (21 at BLOCK 32): narrower adders and registers
+            localparam integer DOT_W = (PROD_W + LOG_BLOCK < ACC_W) ? PROD_W + LOG_BLOCK : ACC_W;
+            reg [LANES*DOT_W-1:0]        dot_c;
+            reg [ACC_W-1:0]              t;
+            reg [DOT_W-1:0]              dot;
+            function [DOT_W-1:0] sx_dot(input [PROD_W-1:0] v);
+                sx_dot = {{(DOT_W-PROD_W){v[PROD_W-1]}}, v};
+            endfunction
             wire unused_piped = &{1'b0, t[ACC_W-1:PROD_W]};
             integer gl, gk;
             if (PACK != 0) begin : g_m1_pack
@@ -405,15 +412,15 @@ module vta_gemm_alu #(
             always @(posedge clk) m1_prod <= prod_c;
             always @* begin
                 for (gl = 0; gl < LANES; gl = gl + 1) begin
-                    dot = {ACC_W{1'b0}};
+                    dot = {DOT_W{1'b0}};
                     for (gk = 0; gk < BLOCK; gk = gk + 1)
-                        dot = dot + sx_prod(m1_prod[(gl * BLOCK + gk) * PROD_W +: PROD_W]);
-                    dot_c[gl*ACC_W +: ACC_W] = dot;
+                        dot = dot + sx_dot(m1_prod[(gl * BLOCK + gk) * PROD_W +: PROD_W]);
+                    dot_c[gl*DOT_W +: DOT_W] = dot;
                 end
             end
-            wire [LANES*ACC_W-1:0] dot_f;
+            wire [LANES*DOT_W-1:0] dot_f;
             if (P >= 2) begin : g_m2
-                reg [LANES*ACC_W-1:0] m2_dot;
+                reg [LANES*DOT_W-1:0] m2_dot;
                 always @(posedge clk) m2_dot <= dot_c;
                 assign dot_f = m2_dot;
             end else begin : g_m1_only
@@ -422,7 +429,8 @@ module vta_gemm_alu #(
             integer fl;
             always @* begin
                 for (fl = 0; fl < LANES; fl = fl + 1)
-                    gemm_res[fl*ACC_W +: ACC_W] = dst_v[fl*ACC_W +: ACC_W] + dot_f[fl*ACC_W +: ACC_W];
+                    gemm_res[fl*ACC_W +: ACC_W] = dst_v[fl*ACC_W +: ACC_W]
+                        + {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
             end
         end
     endgenerate
