@@ -245,15 +245,13 @@ module vta_gemm_alu #(
     reg          vc;
     reg          c_first;  // stage C holds a two-operand micro-op's src value: no write yet
     reg [LA-1:0] c_d;
-    reg [LA-1:0] c_s;
     always @(posedge clk) begin
         if (rst) begin
-            vc <= 1'b0; c_first <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
+            vc <= 1'b0; c_first <= 1'b0; c_d <= {LA{1'b0}};
         end else begin
             vc  <= st_v[P];
             c_first <= r_first;
             c_d <= r_d;
-            c_s <= r_s;
         end
     end
 
@@ -261,13 +259,14 @@ module vta_gemm_alu #(
     // stage C: forwarding, MAC / ALU, write-back
     // fw_*: the write-back of the cycle before. A src value is forwarded in the first
     // cycle of a two-operand micro-op and kept in src_q for its second (the dst read then
-    // follows a cycle without a write, so it misses nothing and fw_v is low).
-    reg                 fw_v;
-    reg [LA-1:0]        fw_a;
+    // follows a cycle without a write, so it misses nothing and no hit is possible).
+    // The hits are compared a cycle early, where the write meets the addresses C takes next
+    // (fw_hit_d = "the write of the cycle before was to c_d"), so C starts with the mux alone.
+    reg                 fw_hit_d, fw_hit_s;
     reg [ACC_BITS-1:0]  fw_d;
     reg [ACC_BITS-1:0]  src_q;
-    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_rdata;
-    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] dst_v = fw_hit_d ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] src_v = fw_hit_s ? fw_d : acc_rdata;
 
     function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
         sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
@@ -555,10 +554,11 @@ module vta_gemm_alu #(
 
     always @(posedge clk) begin
         if (rst) begin
-            fw_v <= 1'b0; fw_a <= {LA{1'b0}}; fw_d <= {ACC_BITS{1'b0}};
+            fw_hit_d <= 1'b0; fw_hit_s <= 1'b0; fw_d <= {ACC_BITS{1'b0}};
         end else begin
-            fw_v <= wb_valid;
-            fw_a <= wb_addr;
+            // c_d <= r_d at this same edge; r_s is the src address C's src_v is for
+            fw_hit_d <= wb_valid && (wb_addr == r_d);
+            fw_hit_s <= wb_valid && (wb_addr == r_s);
             fw_d <= wb_data;
         end
     end

@@ -124,7 +124,7 @@ module vta_tb_gemm_pack_tb;
                         #1;
                         for (c = 0; c < PIPE_STAGES; c = c + 1)
                             tick;
-                        if (!wb_valid || (dut.fw_v && dut.fw_a == dut.c_d)) begin
+                        if (!wb_valid || dut.fw_hit_d) begin
                             if (bad < 5)
                                 $display("MISMATCH no micro-op in stage C, or its dst forwarded");
                             bad = bad + 1;
