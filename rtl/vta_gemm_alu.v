@@ -301,8 +301,8 @@ module vta_gemm_alu #(
     // products alone, mul_pair with acc = 0 (the hi field then is x*wh itself, exact in
     // PROD_W bits by the same argument: the low S bits of x*pk + 2^(S-1) lie in [0, 2^S)),
     // and both lanes' products are summed in adder trees in logic, into M2 when P = 2; C adds
-    // the dst value. The post-adder chain along k is broken there on purpose: a serial chain
-    // of BLOCK adders in one stage is what limited the clock (rtl/README.md, "Timing").
+    // the dst value. The post-adder chain along k is broken there on purpose: it would put
+    // BLOCK serial adders after the multiplies in M1 (rtl/README.md, "GEMM/ALU pipeline").
     localparam integer PROD_W  = INP_W + WGT_W;          // one product, signed, exact
     localparam integer PK_S    = PROD_W;                 // shift of the hi weight
     localparam integer PK_W    = PK_S + WGT_W + 1;       // packed weights
