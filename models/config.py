@@ -15,7 +15,9 @@ from models.isa import layout_error
 from models.widths import INSN_BYTES, MEMOP_SRAM_ADDR_BITS, UOP_BYTES
 
 #: Upstream's vta_config.json keys plus the documented extras (LOG_BUS_WIDTH and the
-#: two queue depths of the RTL build, which the checker needs to decide deadlock).
+#: two queue depths of the RTL build, which the checker needs to decide deadlock, and
+#: PIPE_STAGES, the register stages of the GEMM/ALU pipeline, which models/timing.py needs
+#: for its cycle counts: rtl/README.md, "GEMM/ALU pipeline").
 DEFAULTS: dict[str, int] = {
     "LOG_INP_WIDTH": 3,
     "LOG_WGT_WIDTH": 3,
@@ -29,6 +31,7 @@ DEFAULTS: dict[str, int] = {
     "LOG_BUS_WIDTH": 6,
     "CMD_QUEUE_DEPTH": 8,
     "TOKEN_QUEUE_DEPTH": 8,
+    "PIPE_STAGES": 2,
 }
 
 #: Inclusive ranges accepted for each key, with the reason for the bound.
@@ -45,6 +48,7 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "LOG_BUS_WIDTH": (5, 9, "AXI data bus must be 32..512 bits"),
     "CMD_QUEUE_DEPTH": (1, 64, "command queues hold 1..64 instructions"),
     "TOKEN_QUEUE_DEPTH": (1, 255, "token counters hold 1..255 tokens"),
+    "PIPE_STAGES": (0, 2, "the GEMM/ALU pipeline has 0..2 stages between its reads and C"),
 }
 
 class ConfigError(ValueError):
@@ -208,6 +212,10 @@ class VtaConfig:
     @property
     def token_queue_depth(self) -> int:
         return self.values["TOKEN_QUEUE_DEPTH"]
+
+    @property
+    def pipe_stages(self) -> int:
+        return self.values["PIPE_STAGES"]
 
     # --- element sizes in bytes ------------------------------------------------------
     @property

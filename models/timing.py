@@ -27,9 +27,11 @@ Cycle 0 is the first cycle after the accepted START. Execution (busy) cycles per
 with B the bus bytes, calibrated on Verilator with the testbench memory of profile none
 (:data:`MEM`; exact on single instructions, see models/tests/test_timing.py):
 
-* GEMM/ALU of n = iter_out * iter_in * (uop_end - uop_bgn) micro-ops: n + 2 (one micro-op
-  per cycle through the 3-stage pipeline of rtl/vta_gemm_alu.v), 2n + 2 for an ALU with
-  use_imm 0 (its src and dst share the ACC buffer's one read port), 0 when n = 0;
+* GEMM/ALU of n = iter_out * iter_in * (uop_end - uop_bgn) micro-ops, with P the
+  configuration's PIPE_STAGES: n * per_uop + 2 + P (the pipeline of rtl/vta_gemm_alu.v,
+  stages A, B, P register stages and C, one micro-op per cycle), per_uop = 1, + 1 for an
+  ALU with use_imm 0 (its src and dst share the ACC buffer's one read port), + P for an ALU
+  MUL (its multi-cycle write-back), 0 when n = 0;
 * LOAD (rtl/vta_ld_engine.v) of a padded X x Y tile: the SRAM writer takes one element
   (data or pad) per cycle, the read data arrive one bus beat per cycle from the 5th
   cycle, through a gearbox of (largest element + B) bytes that stalls the beats while the
@@ -56,7 +58,7 @@ from math import gcd
 
 from models.config import VtaConfig
 from models.decode import DecodedProgram, decode_program
-from models.isa import DEP_FLAGS, Insn, MemType, Opcode
+from models.isa import DEP_FLAGS, AluOp, Insn, MemType, Opcode
 from models.spec import FLAG_QUEUE, MEMORY, MODULES, POP_FLAGS, PUSH_FLAGS, QUEUES
 from models.vector import Vector
 from models.widths import INSN_BYTES
@@ -136,13 +138,20 @@ class Work:
     bursts: int = 0  # read bursts it requests
 
 
-def loop_cycles(insn: Insn) -> int:
-    """GEMM/ALU: the pipeline is busy one cycle per micro-op (two for an ALU reading
-    ACC[src], which shares the ACC buffer's one read port with ACC[dst]) plus two to drain;
-    an empty loop never starts it."""
+def uop_cycles(insn: Insn, pipe_stages: int) -> int:
+    """GEMM/ALU: the cycles stage A spends on each micro-op: one, one more for an ALU
+    reading ACC[src] (it shares the ACC buffer's one read port with ACC[dst]), PIPE_STAGES
+    more (bubbles) for an ALU MUL, whose write-back takes that many cycles more."""
+    alu = insn["opcode"] == Opcode.ALU
+    return 1 + (alu and not insn["use_imm"]) + (pipe_stages if alu and insn["alu_opcode"] == AluOp.MUL
+                                                 else 0)
+
+
+def loop_cycles(insn: Insn, pipe_stages: int) -> int:
+    """GEMM/ALU: the pipeline is busy :func:`uop_cycles` per micro-op plus 2 + PIPE_STAGES
+    to drain (stages B, the register stages and C); an empty loop never starts it."""
     uops = insn["iter_out"] * insn["iter_in"] * max(0, insn["uop_end"] - insn["uop_bgn"])
-    per_uop = 2 if insn["opcode"] == Opcode.ALU and not insn["use_imm"] else 1
-    return uops * per_uop + 2 if uops else 0
+    return uops * uop_cycles(insn, pipe_stages) + 2 + pipe_stages if uops else 0
 
 
 def row_beats(addr: int, stride: int, length: int, rows: int, bus: int) -> dict[int, int]:
@@ -227,7 +236,7 @@ def insn_work(cfg: VtaConfig, insn: Insn | None, module: str, bases: dict[str, i
         return Work(0)
     op = insn["opcode"]
     if op in (Opcode.GEMM, Opcode.ALU):
-        return Work(loop_cycles(insn))
+        return Work(loop_cycles(insn, cfg.pipe_stages))
     if op == Opcode.STORE:
         return Work(store_cycles(cfg, insn, bases))
     return load_work(cfg, insn, module, bases)

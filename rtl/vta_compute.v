@@ -16,7 +16,8 @@ module vta_compute #(
     parameter integer LOG_UOP_DEPTH = 13,
     parameter integer LOG_INP_DEPTH = 11,
     parameter integer LOG_WGT_DEPTH = 10,
-    parameter integer LOG_ACC_DEPTH = 11
+    parameter integer LOG_ACC_DEPTH = 11,
+    parameter integer PIPE_STAGES   = 2
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -98,12 +99,24 @@ module vta_compute #(
     wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
     wire [2:0] mtype   = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
     wire [2:0] aop     = insn[ISA_ALU_ALU_OPCODE +: ISA_ALU_ALU_OPCODE_W];
-    wire is_load   = (opcode == OP_LOAD);
     wire is_alu    = (opcode == OP_ALU);
     wire is_finish = (opcode == OP_FINISH);
-    wire ld_uop    = is_load && (mtype == MT_UOP);
-    wire ld_acc    = is_load && (mtype == MT_ACC);
-    wire ld_acc8   = is_load && (mtype == MT_ACC8);
+    // LOAD kinds, decoded when vta_phase takes the instruction (q_pop loads its insn from
+    // q_data): always the decode of insn, but from registers, so the LOAD engine's per-cycle
+    // handshake (element size, write enables) does not start with the decode (issue 24,
+    // point 4: it was the critical path of small once the GEMM/ALU pipeline was split)
+    function [2:0] ld_kinds(input [2:0] op, input [2:0] mt);   // {ACC_8BIT, ACC, UOP}
+        ld_kinds = {op == OP_LOAD && mt == MT_ACC8, op == OP_LOAD && mt == MT_ACC,
+                    op == OP_LOAD && mt == MT_UOP};
+    endfunction
+    reg [2:0] ld_q;
+    always @(posedge clk)
+        if (rst)        ld_q <= ld_kinds(3'd0, 3'd0);   // vta_phase's insn after reset: 0
+        else if (q_pop) ld_q <= ld_kinds(q_data[ISA_OPCODE +: ISA_OPCODE_W],
+                                         q_data[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W]);
+    wire ld_uop    = ld_q[0];
+    wire ld_acc    = ld_q[1];
+    wire ld_acc8   = ld_q[2];
 
     vta_phase #(.HAS_PREV(1), .HAS_NEXT(1)) u_phase (
         .clk(clk), .rst(rst),
@@ -163,7 +176,8 @@ module vta_compute #(
     vta_gemm_alu #(.LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH),
                    .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK),
                    .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
-                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)) u_pipe (
+                   .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH),
+                   .PIPE_STAGES(PIPE_STAGES)) u_pipe (
         .clk(clk), .rst(rst), .start(go), .insn(insn),
         .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(uop_rdata),
         .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp_rdata),

@@ -1,17 +1,25 @@
 `default_nettype none
 // GEMM / ALU micro-op pipeline of the compute module (spec section 3), one
-// micro-op per cycle (two for an ALU that reads ACC[src], use_imm 0):
+// micro-op per cycle (two for an ALU that reads ACC[src], use_imm 0; PIPE_STAGES more
+// for an ALU MUL):
 //   A: loop counters (o, i, k) -> UOP SRAM read
-//   B: index arithmetic -> INP, WGT SRAM reads; ACC SRAM read of dst (of src,
-//      then dst, in the two cycles of a two-operand ALU micro-op)
-//   C: multiply-accumulate / tensor ALU -> ACC (and OUT) write-back
+//   B: index arithmetic -> INP, WGT SRAM reads
+//   P = PIPE_STAGES stages (0..2, rtl/README.md, "GEMM/ALU pipeline"): M1 registers the
+//      GEMM products, M2 (P = 2) the per-lane dot sums; indices and flags move along
+//   the stage before C (B when P = 0): ACC SRAM read of dst (of src, then dst, in the two
+//      cycles of a two-operand ALU micro-op)
+//   C: forwarding, accumulate / tensor ALU -> ACC (and OUT) write-back; an ALU MUL takes
+//      P more cycles (its operands registered in C, written P cycles later, in the P bubble
+//      cycles stage A leaves after each MUL micro-op)
 // The ACC buffer has one read port (one block RAM copy; rtl/README.md, "GEMM/ALU
 // pipeline"), so a two-operand ALU micro-op holds each stage for two cycles: its
 // src value is read in the first and kept, its dst value read in the second.
 // A read that could have missed a write is one in the same cycle as the write of the
 // micro-op just ahead (the RAM reads before writing): the dst read of a one-cycle
 // micro-op, the src read of a two-operand one. Such a read takes the value from a
-// forwarding register, so micro-ops behave strictly in loop order.
+// forwarding register, so micro-ops behave strictly in loop order. The ACC read is always
+// issued one cycle before C and writes stay in order, one per cycle (a MUL's delayed write
+// falls in its bubbles), so that one register covers every P.
 // The SRAMs are the compute module's; this module drives their read ports and
 // the write-back. insn is held by the phase machine for the whole instruction;
 // start (its go) begins a GEMM or ALU (other opcodes leave the pipeline idle).
@@ -24,7 +32,8 @@ module vta_gemm_alu #(
     parameter integer LOG_UOP_DEPTH = 13,
     parameter integer LOG_INP_DEPTH = 11,
     parameter integer LOG_WGT_DEPTH = 10,
-    parameter integer LOG_ACC_DEPTH = 11
+    parameter integer LOG_ACC_DEPTH = 11,
+    parameter integer PIPE_STAGES   = 2
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -76,6 +85,8 @@ module vta_gemm_alu #(
     wire [2:0] opcode  = insn[ISA_OPCODE +: ISA_OPCODE_W];
     wire is_gemm   = (opcode == OP_GEMM);
     wire is_alu    = (opcode == OP_ALU);
+    localparam integer P = PIPE_STAGES;
+    localparam [31:0]  P32 = PIPE_STAGES;
 
     // ---------------------------------------------------------------------
     // stage A: loop generator. The loop fields up to dst_factor_in have the
@@ -99,12 +110,15 @@ module vta_gemm_alu #(
     wire [15:0]   f_imm  = insn[ISA_ALU_IMM +: ISA_ALU_IMM_W];
     // a two-operand ALU: each micro-op takes two cycles per stage (src read, then dst read)
     wire          two    = is_alu && !f_uimm;
+    // an ALU MUL with P > 0: P bubble cycles follow each micro-op (its multi-cycle write-back)
+    wire          mulp   = is_alu && (f_aop == ALU_MUL) && (P != 0);
 
     wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
     wire [LU:0] uend_m1 = f_uend - 1'b1;
 
     reg          lg_act;
     reg          half;    // second cycle of a two-operand micro-op in stage A
+    reg [1:0]    bub;     // bubble cycles left after an ALU MUL micro-op
     reg [LU-1:0] k;
     reg [13:0]   ii;
     reg [13:0]   oo;
@@ -118,21 +132,24 @@ module vta_gemm_alu #(
 
     always @(posedge clk) begin
         if (rst) begin
-            lg_act <= 1'b0; half <= 1'b0;
+            lg_act <= 1'b0; half <= 1'b0; bub <= 2'd0;
             k <= {LU{1'b0}}; ii <= 14'd0; oo <= 14'd0;
             d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
             s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
             w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
         end else if (start) begin
-            lg_act <= (is_gemm || is_alu) && loop_nonempty; half <= 1'b0;
+            lg_act <= (is_gemm || is_alu) && loop_nonempty; half <= 1'b0; bub <= 2'd0;
             k <= f_ubgn; ii <= 14'd0; oo <= 14'd0;
             d_o <= {LA{1'b0}}; d_c <= {LA{1'b0}};
             s_o <= {LS{1'b0}}; s_c <= {LS{1'b0}};
             w_o <= {LW{1'b0}}; w_c <= {LW{1'b0}};
+        end else if (lg_act && bub != 2'd0) begin
+            bub <= bub - 2'd1;   // a bubble: nothing enters stage B
         end else if (lg_act && two && !half) begin
             half <= 1'b1;   // the same micro-op once more: its dst read follows its src read
         end else if (lg_act) begin
             half <= 1'b0;
+            if (mulp) bub <= P32[1:0];
             if (!k_wrap) begin
                 k <= k + 1'b1;
             end else begin
@@ -154,6 +171,8 @@ module vta_gemm_alu #(
         end
     end
 
+    wire a_emit = lg_act && (bub == 2'd0);   // stage A passes a cycle of a micro-op on
+
     assign uop_re    = lg_act;
     assign uop_raddr = k;
 
@@ -169,8 +188,8 @@ module vta_gemm_alu #(
             vb <= 1'b0; b_first <= 1'b0;
             b_d <= {LA{1'b0}}; b_s <= {LS{1'b0}}; b_w <= {LW{1'b0}};
         end else begin
-            vb  <= lg_act;
-            b_first <= lg_act && two && !half;
+            vb  <= a_emit;
+            b_first <= a_emit && two && !half;
             b_d <= d_c;
             b_s <= s_c;
             b_w <= w_c;
@@ -186,21 +205,53 @@ module vta_gemm_alu #(
     assign inp_raddr     = a_src[LI-1:0];
     assign wgt_re        = vb && is_gemm;
     assign wgt_raddr     = a_wgt;
-    assign acc_re        = vb;
-    assign acc_raddr     = b_first ? a_src[LA-1:0] : a_dst;
+
+    // stages 1..P between B (stage 0) and C: valid, first, dst and src indices move along.
+    // Stage P issues the ACC read, one cycle before C.
+    wire [P:0]          st_v, st_f;
+    wire [(P+1)*LA-1:0] st_d, st_s;
+    assign st_v[0] = vb;
+    assign st_f[0] = b_first;
+    assign st_d[0 +: LA] = a_dst;
+    assign st_s[0 +: LA] = a_src[LA-1:0];
+    genvar gs;
+    generate
+        for (gs = 1; gs <= P; gs = gs + 1) begin : g_stage
+            reg          v, f;
+            reg [LA-1:0] d, s;
+            always @(posedge clk) begin
+                if (rst) begin
+                    v <= 1'b0; f <= 1'b0; d <= {LA{1'b0}}; s <= {LA{1'b0}};
+                end else begin
+                    v <= st_v[gs-1];
+                    f <= st_f[gs-1];
+                    d <= st_d[(gs-1)*LA +: LA];
+                    s <= st_s[(gs-1)*LA +: LA];
+                end
+            end
+            assign st_v[gs] = v;
+            assign st_f[gs] = f;
+            assign st_d[gs*LA +: LA] = d;
+            assign st_s[gs*LA +: LA] = s;
+        end
+    endgenerate
+    wire          r_first = st_f[P];
+    wire [LA-1:0] r_d     = st_d[P*LA +: LA];
+    wire [LA-1:0] r_s     = st_s[P*LA +: LA];
+
+    assign acc_re        = st_v[P];
+    assign acc_raddr     = r_first ? r_s : r_d;
 
     reg          vc;
     reg          c_first;  // stage C holds a two-operand micro-op's src value: no write yet
     reg [LA-1:0] c_d;
-    reg [LA-1:0] c_s;
     always @(posedge clk) begin
         if (rst) begin
-            vc <= 1'b0; c_first <= 1'b0; c_d <= {LA{1'b0}}; c_s <= {LA{1'b0}};
+            vc <= 1'b0; c_first <= 1'b0; c_d <= {LA{1'b0}};
         end else begin
-            vc  <= vb;
-            c_first <= b_first;
-            c_d <= a_dst;
-            c_s <= a_src[LA-1:0];
+            vc  <= st_v[P];
+            c_first <= r_first;
+            c_d <= r_d;
         end
     end
 
@@ -208,14 +259,14 @@ module vta_gemm_alu #(
     // stage C: forwarding, MAC / ALU, write-back
     // fw_*: the write-back of the cycle before. A src value is forwarded in the first
     // cycle of a two-operand micro-op and kept in src_q for its second (the dst read then
-    // follows a cycle without a write, so it misses nothing and fw_v is low).
-    reg                 fw_v;
-    reg [LA-1:0]        fw_a;
+    // follows a cycle without a write, so it misses nothing and no hit is possible).
+    // The hits are compared a cycle early, where the write meets the addresses C takes next
+    // (fw_hit_d = "the write of the cycle before was to c_d"), so C starts with the mux alone.
+    reg                 fw_hit_d, fw_hit_s;
     reg [ACC_BITS-1:0]  fw_d;
     reg [ACC_BITS-1:0]  src_q;
-    wire wb = vc && !c_first;
-    wire [ACC_BITS-1:0] dst_v = (fw_v && fw_a == c_d) ? fw_d : acc_rdata;
-    wire [ACC_BITS-1:0] src_v = (fw_v && fw_a == c_s) ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] dst_v = fw_hit_d ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] src_v = fw_hit_s ? fw_d : acc_rdata;
 
     function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
         sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
@@ -245,7 +296,13 @@ module vta_gemm_alu #(
     // pk spans [-2^(S+WGT_W-1) - 2^(WGT_W-1), 2^(S+WGT_W-1)): S + WGT_W + 1 bits, 25 at 8x8,
     // the DSP48E1's A port (S = 17 would need 26), x the 18-bit B port. PACK is set when both
     // fit and the lanes pair up (BLOCK even); otherwise every product has its own multiplier.
-    // Both forms are combinational in stage C: the pipeline and its cycle counts are the same.
+    // Both forms are combinational in stage C when P = 0: the cycle counts are the same.
+    // With P > 0 the multiplies leave C and no longer depend on ACC: M1 registers each k's
+    // products alone, mul_pair with acc = 0 (the hi field then is x*wh itself, exact in
+    // PROD_W bits by the same argument: the low S bits of x*pk + 2^(S-1) lie in [0, 2^S)),
+    // and both lanes' products are summed in adder trees in logic, into M2 when P = 2; C adds
+    // the dst value. The post-adder chain along k is broken there on purpose: it would put
+    // BLOCK serial adders after the multiplies in M1 (rtl/README.md, "GEMM/ALU pipeline").
     localparam integer PROD_W  = INP_W + WGT_W;          // one product, signed, exact
     localparam integer PK_S    = PROD_W;                 // shift of the hi weight
     localparam integer PK_W    = PK_S + WGT_W + 1;       // packed weights
@@ -267,10 +324,14 @@ module vta_gemm_alu #(
     function [ACC_W-1:0] sx_prod(input [PROD_W-1:0] v);
         sx_prod = {{(ACC_W-PROD_W){v[PROD_W-1]}}, v};
     endfunction
+    // x*wl, sign-extended, from a mul_pair result r
+    function [ACC_W-1:0] lo_prod(input [R_W-1:0] r);
+        lo_prod = sx_prod({~r[PK_S-1], r[PK_S-2:0]});
+    endfunction
 
     reg [ACC_BITS-1:0] gemm_res;
     generate
-        if (PACK != 0) begin : g_pack
+        if (P == 0 && PACK != 0) begin : g_pack
             reg [ACC_W-1:0] acc_hi, dot_lo;
             reg [R_W-1:0]   r;
             integer gb, gm, gk;
@@ -284,14 +345,14 @@ module vta_gemm_alu #(
                                          wgt_rdata[((2 * gm + 1) * BLOCK + gk) * WGT_W +: WGT_W],
                                          wgt_rdata[((2 * gm) * BLOCK + gk) * WGT_W +: WGT_W], acc_hi);
                             acc_hi = r[PK_S +: ACC_W];
-                            dot_lo = dot_lo + sx_prod({~r[PK_S-1], r[PK_S-2:0]});
+                            dot_lo = dot_lo + lo_prod(r);
                         end
                         gemm_res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
                             dst_v[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] + dot_lo;
                         gemm_res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
                     end
             end
-        end else begin : g_plain
+        end else if (P == 0) begin : g_plain
             reg [ACC_W-1:0] dot;
             integer gl, gk;
             always @* begin
@@ -302,6 +363,73 @@ module vta_gemm_alu #(
                                   * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
                     gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
                 end
+            end
+        end else begin : g_piped
+            // M1: every product, lane l = b*BLOCK + j, element k at (l*BLOCK + k)*PROD_W
+            reg [LANES*BLOCK*PROD_W-1:0] prod_c, m1_prod;
+            // a dot sum of BLOCK products, each of magnitude <= 2^(PROD_W-2), is exact in
+            // DOT_W = PROD_W + LOG_BLOCK bits (21 at BLOCK 32): narrower adders and registers
+            localparam integer DOT_W = (PROD_W + LOG_BLOCK < ACC_W) ? PROD_W + LOG_BLOCK : ACC_W;
+            reg [LANES*DOT_W-1:0]        dot_c;
+            reg [ACC_W-1:0]              t;
+            reg [DOT_W-1:0]              dot;
+            function [DOT_W-1:0] sx_dot(input [PROD_W-1:0] v);
+                sx_dot = {{(DOT_W-PROD_W){v[PROD_W-1]}}, v};
+            endfunction
+            wire unused_piped = &{1'b0, t[ACC_W-1:PROD_W]};
+            integer gl, gk;
+            if (PACK != 0) begin : g_m1_pack
+                reg [R_W-1:0] r;
+                integer gb, gm, gp;
+                always @* begin
+                    for (gb = 0; gb < BATCH; gb = gb + 1)
+                        for (gm = 0; gm < BLOCK / 2; gm = gm + 1)
+                            for (gp = 0; gp < BLOCK; gp = gp + 1) begin
+                                r = mul_pair(inp_rdata[(gb * BLOCK + gp) * INP_W +: INP_W],
+                                             wgt_rdata[((2 * gm + 1) * BLOCK + gp) * WGT_W +: WGT_W],
+                                             wgt_rdata[((2 * gm) * BLOCK + gp) * WGT_W +: WGT_W],
+                                             {ACC_W{1'b0}});
+                                prod_c[((gb * BLOCK + 2 * gm + 1) * BLOCK + gp) * PROD_W +: PROD_W] =
+                                    r[PK_S +: PROD_W];
+                                t = lo_prod(r);
+                                prod_c[((gb * BLOCK + 2 * gm) * BLOCK + gp) * PROD_W +: PROD_W] =
+                                    t[PROD_W-1:0];
+                            end
+                end
+            end else begin : g_m1_plain
+                integer pl, pk;
+                always @* begin
+                    for (pl = 0; pl < LANES; pl = pl + 1)
+                        for (pk = 0; pk < BLOCK; pk = pk + 1) begin
+                            t = sx_inp(inp_rdata[((pl / BLOCK) * BLOCK + pk) * INP_W +: INP_W])
+                              * sx_wgt(wgt_rdata[((pl % BLOCK) * BLOCK + pk) * WGT_W +: WGT_W]);
+                            prod_c[(pl * BLOCK + pk) * PROD_W +: PROD_W] = t[PROD_W-1:0];
+                        end
+                end
+            end
+            // free-running: a micro-op's INP/WGT data is in M1 the cycle after stage B
+            always @(posedge clk) m1_prod <= prod_c;
+            always @* begin
+                for (gl = 0; gl < LANES; gl = gl + 1) begin
+                    dot = {DOT_W{1'b0}};
+                    for (gk = 0; gk < BLOCK; gk = gk + 1)
+                        dot = dot + sx_dot(m1_prod[(gl * BLOCK + gk) * PROD_W +: PROD_W]);
+                    dot_c[gl*DOT_W +: DOT_W] = dot;
+                end
+            end
+            wire [LANES*DOT_W-1:0] dot_f;
+            if (P >= 2) begin : g_m2
+                reg [LANES*DOT_W-1:0] m2_dot;
+                always @(posedge clk) m2_dot <= dot_c;
+                assign dot_f = m2_dot;
+            end else begin : g_m1_only
+                assign dot_f = dot_c;
+            end
+            integer fl;
+            always @* begin
+                for (fl = 0; fl < LANES; fl = fl + 1)
+                    gemm_res[fl*ACC_W +: ACC_W] = dst_v[fl*ACC_W +: ACC_W]
+                        + {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
             end
         end
     endgenerate
@@ -331,43 +459,116 @@ module vta_gemm_alu #(
                     else
                         alu_lane = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
                 end
-                ALU_MUL: alu_lane = a * b;
+                // P > 0: the multi-cycle MUL below (this lane's result is not written)
+                ALU_MUL: alu_lane = (P == 0) ? a * b : a;
                 default: alu_lane = a;
             endcase
         end
     endfunction
 
     wire [ACC_W-1:0] imm_ext = {{(ACC_W-16){f_imm[15]}}, f_imm};
+    wire [ACC_BITS-1:0] alu_b = f_uimm ? {LANES{imm_ext}} : src_q;
     reg [ACC_BITS-1:0] alu_res;
     integer al;
     always @* begin
         for (al = 0; al < LANES; al = al + 1)
             alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
-                                                  f_uimm ? imm_ext : src_q[al*ACC_W +: ACC_W]);
+                                                  alu_b[al*ACC_W +: ACC_W]);
     end
 
     wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
 
+    // ALU MUL with P > 0 (rtl/README.md, "GEMM/ALU pipeline"): C registers the operands
+    // (after forwarding), the low half of the 32x32 product is written P cycles later, in
+    // the bubbles stage A left behind the micro-op, so writes stay in order, one per cycle.
+    //   P = 1: the product of the registered operands;
+    //   P = 2: the three 16x16 partial products that reach the low half registered, then
+    //          a*b mod 2^32 = al*bl + 2^16 * (al*bh + ah*bl mod 2^16).
+    wire                mul_wv;   // a MUL's delayed write
+    wire                mul_busy;
+    wire [LA-1:0]       mul_wa;
+    wire [ACC_BITS-1:0] mul_wd;
+    generate
+        if (P == 0) begin : g_mul_comb
+            assign mul_wv = 1'b0;
+            assign mul_busy = 1'b0;
+            assign mul_wa = {LA{1'b0}};
+            assign mul_wd = {ACC_BITS{1'b0}};
+        end else begin : g_mul
+            localparam integer H = ACC_W / 2;
+            reg                mv1;
+            reg [LA-1:0]       ma1;
+            reg [ACC_BITS-1:0] op_a, op_b, prod;
+            integer ml;
+            always @(posedge clk) begin
+                if (rst) mv1 <= 1'b0;
+                else     mv1 <= vc && !c_first && mulp;
+                ma1  <= c_d;
+                op_a <= dst_v;
+                op_b <= alu_b;
+            end
+            if (P == 1) begin : g_mul1
+                always @* begin
+                    for (ml = 0; ml < LANES; ml = ml + 1)
+                        prod[ml*ACC_W +: ACC_W] = op_a[ml*ACC_W +: ACC_W] * op_b[ml*ACC_W +: ACC_W];
+                end
+                assign mul_wv = mv1;
+                assign mul_busy = mv1;
+                assign mul_wa = ma1;
+            end else begin : g_mul2
+                reg                mv2;
+                reg [LA-1:0]       ma2;
+                reg [ACC_BITS-1:0] pll;
+                reg [LANES*H-1:0]  plh, phl;
+                reg [H-1:0]        mid;
+                always @(posedge clk) begin
+                    if (rst) mv2 <= 1'b0;
+                    else     mv2 <= mv1;
+                    ma2 <= ma1;
+                    for (ml = 0; ml < LANES; ml = ml + 1) begin
+                        pll[ml*ACC_W +: ACC_W] <= {{H{1'b0}}, op_a[ml*ACC_W +: H]}
+                                                * {{H{1'b0}}, op_b[ml*ACC_W +: H]};
+                        plh[ml*H +: H] <= op_a[ml*ACC_W +: H] * op_b[ml*ACC_W + H +: H];
+                        phl[ml*H +: H] <= op_a[ml*ACC_W + H +: H] * op_b[ml*ACC_W +: H];
+                    end
+                end
+                integer sl;
+                always @* begin
+                    for (sl = 0; sl < LANES; sl = sl + 1) begin
+                        mid = plh[sl*H +: H] + phl[sl*H +: H];
+                        prod[sl*ACC_W +: ACC_W] = pll[sl*ACC_W +: ACC_W] + {mid, {H{1'b0}}};
+                    end
+                end
+                assign mul_wv = mv2;
+                assign mul_busy = mv1 || mv2;
+                assign mul_wa = ma2;
+            end
+            assign mul_wd = prod;
+        end
+    endgenerate
+
+    wire wb = vc && !c_first && !mulp;   // C's own write (a MUL's follows P cycles later)
+    assign wb_valid = wb || mul_wv;
+    assign wb_addr  = mul_wv ? mul_wa : c_d;
+    assign wb_data  = mul_wv ? mul_wd : c_res;
+
     always @(posedge clk) begin
         if (rst) begin
-            fw_v <= 1'b0; fw_a <= {LA{1'b0}}; fw_d <= {ACC_BITS{1'b0}};
+            fw_hit_d <= 1'b0; fw_hit_s <= 1'b0; fw_d <= {ACC_BITS{1'b0}};
         end else begin
-            fw_v <= wb;
-            fw_a <= c_d;
-            fw_d <= c_res;
+            // c_d <= r_d at this same edge; r_s is the src address C's src_v is for
+            fw_hit_d <= wb_valid && (wb_addr == r_d);
+            fw_hit_s <= wb_valid && (wb_addr == r_s);
+            fw_d <= wb_data;
         end
     end
 
     always @(posedge clk)
         if (vc && c_first) src_q <= src_v;
 
-    assign wb_valid = wb;
-    assign wb_addr  = c_d;
-    assign wb_data  = c_res;
-
-    assign busy     = lg_act || vb || vc;
+    assign busy     = lg_act || (|st_v) || vc || mul_busy;
     assign gemm_uop = wb && is_gemm;
-    assign alu_uop  = wb && is_alu;
+    assign alu_uop  = wb_valid && is_alu;
 
     wire unused_gemm_alu = &{1'b0, insn, a_src, u_src, uop_rdata};
 endmodule

@@ -16,7 +16,8 @@ module vta_top #(
     parameter integer LOG_ACC_BUFF_SIZE = 17,
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
-    parameter integer TOKEN_QUEUE_DEPTH = 8
+    parameter integer TOKEN_QUEUE_DEPTH = 8,
+    parameter integer PIPE_STAGES       = 2
 ) (
     input  wire                           ap_clk,
     input  wire                           ap_rst_n,
@@ -254,7 +255,8 @@ module vta_top #(
     vta_compute #(.LOG_B(LOG_B), .LOG_INP_WIDTH(LOG_INP_WIDTH), .LOG_WGT_WIDTH(LOG_WGT_WIDTH),
                   .LOG_ACC_WIDTH(LOG_ACC_WIDTH), .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK),
                   .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
-                  .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)) u_compute (
+                  .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH),
+                  .PIPE_STAGES(PIPE_STAGES)) u_compute (
         .clk(clk), .rst(rst),
         .q_empty(cp_qempty), .q_pop(cp_qpop), .q_data(cp_qdata),
         .l2c_can_pop(l2c_can_pop), .l2c_pop(l2c_pop), .s2c_can_pop(s2c_can_pop), .s2c_pop(s2c_pop),

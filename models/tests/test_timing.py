@@ -15,7 +15,9 @@ EXEC for the engine's busy cycles E plus one, and pushes in one cycle (PUSH, lon
 a counter is full): the next instruction's IDLE is at go + E + 3. A token pushed in cycle
 c can be popped in c + 1. CYCLES = FINISH's PUSH cycle + 1. A LOAD's engine requests its
 data 2 cycles after go, and its first beat comes 3 cycles later unless the read channel
-is still returning beats requested before (fetch's included).
+is still returning beats requested before (fetch's included). The shipped configurations
+have PIPE_STAGES 2: a GEMM/ALU of n micro-ops keeps the pipeline busy n + 4 cycles (n + 2 +
+PIPE_STAGES, rtl/README.md, "GEMM/ALU pipeline").
 """
 from __future__ import annotations
 
@@ -69,18 +71,18 @@ def test_gemm_of_n_micro_ops_on_chip() -> None:
     # LOAD UOP: dispatched 8, IDLE 9, go 10; 4-byte elements come faster than the writer
     #   takes them: first beat in 10 + 5, written in the next cycle, write enable dropped
     #   one later: E = 1 + 6 = 7; next IDLE 10 + 7 + 3 = 20.
-    # GEMM: IDLE 20, go 21; the pipeline takes one micro-op per cycle and 2 cycles to
-    #   drain: E = n + 2; next IDLE 21 + n + 5 = n + 26.
-    # FINISH: IDLE n + 26, go n + 27, PUSH n + 29 -> CYCLES n + 30.
+    # GEMM: IDLE 20, go 21; the pipeline takes one micro-op per cycle and 2 + PIPE_STAGES
+    #   = 4 cycles to drain: E = n + 4; next IDLE 21 + n + 7 = n + 28.
+    # FINISH: IDLE n + 28, go n + 29, PUSH n + 31 -> CYCLES n + 32.
     n = 100
     p = Program(DEFAULT)
     p.gemm([(0, 0, 0)], (n, 1), dst=(1, 0), reset=True)
     p.finish()
     est = run(p)
-    assert est.cycles == n + 30
-    assert est.exec_cycles == {"GEMM_EXEC": n + 2, "ALU_EXEC": 0, "CLOAD_EXEC": 7, "LOAD_EXEC": 0,
+    assert est.cycles == n + 32
+    assert est.exec_cycles == {"GEMM_EXEC": n + 4, "ALU_EXEC": 0, "CLOAD_EXEC": 7, "LOAD_EXEC": 0,
                                "STORE_EXEC": 0}
-    assert est.busy["COMPUTE_BUSY"] == (7 + 3) + (n + 2 + 3) + 3
+    assert est.busy["COMPUTE_BUSY"] == (7 + 3) + (n + 4 + 3) + 3
 
 
 @pytest.mark.parametrize("cfg, kind, k, exec_cycles", [
@@ -109,15 +111,15 @@ def test_compute_waits_for_the_load_token() -> None:
     # Fetch: 8 beats in cycles 5..12. LOAD UOP: IDLE 9, go 10, E 7, next IDLE 20.
     # LOAD INP: dispatched 10, IDLE 11, go 12, first beat 17 (the UOP's one beat was in
     #   15), E = 16 + 6 = 22, PUSH 12 + 2 + 22 = 36.
-    # GEMM: IDLE 20, pops in 37 (a 16-cycle stall), E = 12, next IDLE 37 + 15 = 52.
-    # FINISH: IDLE 52, go 53 -> CYCLES 56.
+    # GEMM: IDLE 20, pops in 37 (a 16-cycle stall), E = 14, next IDLE 37 + 17 = 54.
+    # FINISH: IDLE 54, go 55 -> CYCLES 58.
     p = Program(SMALL)
     dram = p.alloc("inp", 16, data(16 * SMALL.inp_bytes))
     p.load("inp", 0, dram, 1, 16, push_next=True)
     p.gemm([(0, 0, 0)], (10, 1), dst=(1, 0), reset=True, pop_prev=True)
     p.finish()
     est = run(p)
-    assert est.cycles == 56
+    assert est.cycles == 58
     assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 16, "STORE_STALL": 0}
     assert est.busy["LOAD_BUSY"] == 22 + 3
 
@@ -129,9 +131,9 @@ def test_push_waits_for_room_in_a_full_counter() -> None:
     #   4 cycles late: E = 7 + 4 = 11, next IDLE 24.
     # LOAD 1: IDLE 11, go 12, PUSH 14 (next IDLE 15). LOAD 2: IDLE 15, go 16, PUSH from
     #   18, but L2C already holds its one token.
-    # GEMM of 50: IDLE 24, go 25, E 52, next IDLE 80. GEMM 4 pops in 81, so LOAD 2
-    #   pushes in 82 (stalled 82 - 18 = 64 cycles). GEMM 4 done 84; GEMM 5 pops in 85,
-    #   next IDLE 88; FINISH IDLE 88, go 89 -> CYCLES 92.
+    # GEMM of 50: IDLE 24, go 25, E 54, next IDLE 82. GEMM 4 pops in 83, so LOAD 2
+    #   pushes in 84 (stalled 84 - 18 = 66 cycles). GEMM 4 done 86; GEMM 5 pops in 87,
+    #   next IDLE 90; FINISH IDLE 90, go 91 -> CYCLES 94.
     p = Program(with_keys(SMALL, TOKEN_QUEUE_DEPTH=1))
     p.load("inp", 0, 0, 0, 0, push_next=True)
     p.load("inp", 0, 0, 0, 0, push_next=True)
@@ -140,8 +142,8 @@ def test_push_waits_for_room_in_a_full_counter() -> None:
     p.gemm(UopRange(0, 0), pop_prev=True)
     p.finish()
     est = run(p, queues_may_fill=True)
-    assert est.cycles == 92
-    assert est.stall["LOAD_STALL"] == 64
+    assert est.cycles == 94
+    assert est.stall["LOAD_STALL"] == 66
     assert est.exec_cycles["CLOAD_EXEC"] == 11
 
 
@@ -150,12 +152,12 @@ def test_fetch_stalls_in_order_on_a_full_command_queue() -> None:
     # 4 LOAD INP 16 push_next, 5 FINISH pop_prev. Fetch: 12 beats in cycles 5..16.
     # LOAD UOP: IDLE 9, go 10, beat due in 15 but the channel is busy until 16:
     #   E = 7 + 2 = 9, next IDLE 22. GEMM 1: dispatched 10 (the queue emptied in 9),
-    #   IDLE 22, go 23, E 32, next IDLE 58. GEMM 2 waits for GEMM 1 to leave the queue:
-    #   dispatched 23, IDLE 58, next 62. GEMM 3: dispatched 59, IDLE 62, next 66.
+    #   IDLE 22, go 23, E 34, next IDLE 60. GEMM 2 waits for GEMM 1 to leave the queue:
+    #   dispatched 23, IDLE 60, next 64. GEMM 3: dispatched 61, IDLE 64, next 68.
     # The LOAD, for the load module's empty queue, waits behind GEMM 3 in fetch: its
     #   gearbox got one beat while GEMM 3 waited, so it needs one more cycle: dispatched
-    #   60, IDLE 61, go 62, E 22, PUSH 86.
-    # FINISH: dispatched 63, IDLE 66, pops in 87 -> CYCLES 90.
+    #   62, IDLE 63, go 64, E 22, PUSH 88.
+    # FINISH: dispatched 65, IDLE 68, pops in 89 -> CYCLES 92.
     p = Program(with_keys(SMALL, CMD_QUEUE_DEPTH=1))
     p.gemm([(0, 0, 0)], (30, 1), dst=(1, 0), reset=True)
     p.gemm(UopRange(0, 0))
@@ -164,7 +166,7 @@ def test_fetch_stalls_in_order_on_a_full_command_queue() -> None:
     p.load("inp", 0, dram, 1, 16, push_next=True)
     p.finish(pop_prev=True)
     est = run(p)
-    assert est.cycles == 90
+    assert est.cycles == 92
     assert est.busy["LOAD_BUSY"] == 22 + 3
 
 
@@ -187,20 +189,20 @@ def test_loads_of_two_modules_share_the_read_channel() -> None:
 
 def test_store_waits_for_compute_and_finish_for_the_store() -> None:
     # small: 0 LOAD UOP (1), 1 GEMM of 64 push_next, 2 STORE 4 rows x 16 pop_prev
-    # push_prev, 3 FINISH pop_next. LOAD UOP next IDLE 20; GEMM go 21, E 66, PUSH 89.
-    # STORE: IDLE 13, pops in 90 (76 stall cycles). A row is 16 OUT elements of 4 B =
+    # push_prev, 3 FINISH pop_next. LOAD UOP next IDLE 20; GEMM go 21, E 68, PUSH 91.
+    # STORE: IDLE 13, pops in 92 (78 stall cycles). A row is 16 OUT elements of 4 B =
     #   8 beats; one element per cycle is read: 16 cycles a row, 2 between rows, 6 until
-    #   the last write response: E = 4 x 16 + 3 x 2 + 6 = 76, PUSH 90 + 2 + 76 = 168.
-    # FINISH: IDLE 90, pops in 169 -> CYCLES 172.
+    #   the last write response: E = 4 x 16 + 3 x 2 + 6 = 76, PUSH 92 + 2 + 76 = 170.
+    # FINISH: IDLE 92, pops in 171 -> CYCLES 174.
     p = Program(SMALL)
     out = p.alloc("out", 64)
     p.gemm([(0, 0, 0)], (64, 1), dst=(1, 0), reset=True, push_next=True)
     p.store(0, out, 4, 16, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     est = run(p)
-    assert est.cycles == 172
+    assert est.cycles == 174
     assert est.exec_cycles["STORE_EXEC"] == 76
-    assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 169 - 90 - 1, "STORE_STALL": 76}
+    assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 171 - 92 - 1, "STORE_STALL": 78}
 
 
 def test_module_slower_than_fetch_fills_its_queue() -> None:
@@ -216,9 +218,10 @@ def test_module_slower_than_fetch_fills_its_queue() -> None:
 
 # --- one instruction's engine cycles ---------------------------------------------------------
 
-def loop(op: Opcode, bgn: int, end: int, iter_out: int, iter_in: int, use_imm: int = 1) -> dict[str, int]:
+def loop(op: Opcode, bgn: int, end: int, iter_out: int, iter_in: int, use_imm: int = 1,
+         alu_opcode: int = 2) -> dict[str, int]:
     return {"opcode": op, "uop_bgn": bgn, "uop_end": end, "iter_out": iter_out, "iter_in": iter_in,
-            **({"use_imm": use_imm} if op == Opcode.ALU else {})}
+            **({"use_imm": use_imm, "alu_opcode": alu_opcode} if op == Opcode.ALU else {})}
 
 
 def mem(op: Opcode, mt: MemType, y: int, x: int, pads: tuple[int, int, int, int] = (0, 0, 0, 0),
@@ -229,11 +232,21 @@ def mem(op: Opcode, mt: MemType, y: int, x: int, pads: tuple[int, int, int, int]
 
 
 @pytest.mark.parametrize("cfg, insn, module, cycles", [
-    # 3 x 4 x 5 = 60 micro-ops + 2 to drain; an empty loop never starts the pipeline
-    (DEFAULT, loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 62),
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1), "compute", 11),
-    # an ALU reading ACC[src] reads the ACC buffer's one port twice per micro-op: 2 x 9 + 2
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0), "compute", 20),
+    # 3 x 4 x 5 = 60 micro-ops + 2 + PIPE_STAGES (2) to drain; an empty loop never starts
+    # the pipeline
+    (DEFAULT, loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 64),
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1), "compute", 13),
+    # an ALU reading ACC[src] reads the ACC buffer's one port twice per micro-op: 2 x 9 + 4
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0), "compute", 22),
+    # a MUL leaves PIPE_STAGES bubbles after each micro-op: 9 x (1 + 2) + 4, 9 x (2 + 2) + 4
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 31),
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0, alu_opcode=4), "compute", 40),
+    # PIPE_STAGES 0 (the pipeline of A, B, C alone) and 1: 60 + 2 + P, MUL 9 x (1 + P) + 2 + P
+    (with_keys(DEFAULT, PIPE_STAGES=0), loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 62),
+    (with_keys(DEFAULT, PIPE_STAGES=0), loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 11),
+    (with_keys(DEFAULT, PIPE_STAGES=1), loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 63),
+    (with_keys(DEFAULT, PIPE_STAGES=1), loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0, alu_opcode=4),
+     "compute", 30),
     (DEFAULT, loop(Opcode.GEMM, 5, 5, 8, 8), "compute", 0),
     # x_size 0, and a LOAD of OUT: no-ops
     (DEFAULT, mem(Opcode.LOAD, MemType.INP, 3, 0, (1, 1, 1, 1)), "load", 0),
@@ -300,4 +313,4 @@ def test_twenty_thousand_instructions_in_well_under_a_second() -> None:
     began = time.perf_counter()
     est = estimate(DEFAULT, program, vector.bases)
     assert time.perf_counter() - began < 2.0
-    assert est.exec_cycles["GEMM_EXEC"] == n * (64 * 2 * 2 + 2)
+    assert est.exec_cycles["GEMM_EXEC"] == n * (64 * 2 * 2 + 4)

@@ -19,6 +19,7 @@ module vta_tb_fast #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
+    parameter integer PIPE_STAGES       = 2,
     parameter integer LOG_PAGES         = 9,
     parameter integer MEM_QD            = 256,
     parameter integer ID_W              = 1,      // AXI ID bits (a DUT profile's memory.id_width)
@@ -88,7 +89,8 @@ module vta_tb_fast #(
         .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK), .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE),
         .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE), .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE),
         .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE), .LOG_BUS_WIDTH(LOG_BUS_WIDTH),
-        .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH), .ID_W(ID_W)
+        .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH),
+        .PIPE_STAGES(PIPE_STAGES), .ID_W(ID_W)
     ) u_tb (
         .ap_clk(ap_clk), .ap_rst_n(ap_rst_n), .tb_fault(tb_fault),
         .s_axi_control_awaddr(c_awaddr), .s_axi_control_awvalid(c_awvalid), .s_axi_control_awready(c_awready),

@@ -21,6 +21,7 @@ module vta_tb_top #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
+    parameter integer PIPE_STAGES       = 2,
     parameter integer ID_W              = 1
 ) (
     input  wire ap_clk,
@@ -144,7 +145,8 @@ module vta_tb_top #(
         .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE),
         .LOG_BUS_WIDTH(LOG_BUS_WIDTH),
         .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH),
-        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH)
+        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH),
+        .PIPE_STAGES(PIPE_STAGES)
     ) u_vta (
 `endif
         .ap_clk(ap_clk),

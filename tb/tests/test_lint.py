@@ -22,10 +22,10 @@ EXTRA_CONFIGS = {
     "bus512_block8": {"LOG_BUS_WIDTH": 9, "LOG_BLOCK": 3, "LOG_UOP_BUFF_SIZE": 10,
                       "LOG_INP_BUFF_SIZE": 10, "LOG_WGT_BUFF_SIZE": 12, "LOG_ACC_BUFF_SIZE": 12},
     "block2": {"LOG_BLOCK": 1, "LOG_BUS_WIDTH": 7, "LOG_UOP_BUFF_SIZE": 8, "LOG_INP_BUFF_SIZE": 8,
-               "LOG_WGT_BUFF_SIZE": 9, "LOG_ACC_BUFF_SIZE": 9},
+               "LOG_WGT_BUFF_SIZE": 9, "LOG_ACC_BUFF_SIZE": 9, "PIPE_STAGES": 1},
     "batch8_q1": {"LOG_BATCH": 3, "LOG_BLOCK": 2, "LOG_UOP_BUFF_SIZE": 10, "LOG_INP_BUFF_SIZE": 10,
                   "LOG_WGT_BUFF_SIZE": 12, "LOG_ACC_BUFF_SIZE": 12, "CMD_QUEUE_DEPTH": 1,
-                  "TOKEN_QUEUE_DEPTH": 1},
+                  "TOKEN_QUEUE_DEPTH": 1, "PIPE_STAGES": 0},
     "block32": {"LOG_BLOCK": 5, "LOG_BATCH": 1, "LOG_UOP_BUFF_SIZE": 10, "LOG_INP_BUFF_SIZE": 12,
                 "LOG_WGT_BUFF_SIZE": 16, "LOG_ACC_BUFF_SIZE": 14, "LOG_BUS_WIDTH": 8},
 }

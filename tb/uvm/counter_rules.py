@@ -7,8 +7,10 @@ right. These relations follow from how rtl/README.md ("Counter relations") defin
 counters, not from their values on any run, so they hold under every memory profile:
 
 * GEMM_EXEC and ALU_EXEC: an instruction of n > 0 micro-ops keeps the pipeline busy for
-  n + 2 cycles (one micro-op per cycle, two to drain), 2n + 2 for an ALU with use_imm 0
-  (two reads of the ACC buffer's one port per micro-op), one of none for 0;
+  n * per_uop + 2 + P cycles, P the configuration's PIPE_STAGES (one micro-op per cycle,
+  2 + P to drain), per_uop = 1, + 1 for an ALU with use_imm 0 (two reads of the ACC
+  buffer's one port per micro-op), + P for an ALU MUL (its multi-cycle write-back); none
+  for 0 (models/timing.py: ``loop_cycles``);
 * per module (load, compute, store): BUSY = STALL + EXEC + 3 * INSNS, because every
   instruction spends exactly one non-waiting cycle in POP, one in EXEC after its engine is
   idle and one in PUSH (compute's EXEC is GEMM_EXEC + ALU_EXEC + CLOAD_EXEC);
@@ -19,12 +21,13 @@ from __future__ import annotations
 
 from models.isa import Opcode
 from models.predict import Prediction
-from models.timing import TimingEstimate
+from models.timing import TimingEstimate, loop_cycles
 
 #: Cycles of a module's instruction in no counter but BUSY: POP, the EXEC cycle that sees
 #: the engine idle, PUSH.
 PHASE_CYCLES = 3
-#: Cycles the GEMM/ALU pipeline needs beyond one per micro-op.
+#: Cycles the GEMM/ALU pipeline needs beyond its micro-ops' cycles, without PIPE_STAGES
+#: (the drain is PIPELINE_DRAIN + PIPE_STAGES).
 PIPELINE_DRAIN = 2
 #: The execution counters of each module.
 MODULE_EXEC = {"LOAD": ("LOAD_EXEC",), "COMPUTE": ("GEMM_EXEC", "ALU_EXEC", "CLOAD_EXEC"),
@@ -32,9 +35,10 @@ MODULE_EXEC = {"LOAD": ("LOAD_EXEC",), "COMPUTE": ("GEMM_EXEC", "ALU_EXEC", "CLO
 
 
 def pipeline_cycles(prediction: Prediction, opcode: Opcode) -> int:
-    """Expected GEMM_EXEC or ALU_EXEC: n + 2 for each instruction of n > 0 micro-ops,
-    2n + 2 for a two-operand ALU."""
-    return sum(c.uops * (2 if opcode == Opcode.ALU and not i["use_imm"] else 1) + PIPELINE_DRAIN
+    """Expected GEMM_EXEC or ALU_EXEC: n * per_uop + 2 + P for each instruction of n > 0
+    micro-ops (models/timing.py: ``uop_cycles``, ``loop_cycles``)."""
+    p = prediction.vector.config.pipe_stages
+    return sum(loop_cycles(i, p)
                for i, c in zip(prediction.program.insns, prediction.costs, strict=True)
                if i is not None and i["opcode"] == opcode and c.uops)
 
@@ -43,9 +47,12 @@ def violations(prediction: Prediction, counters: dict[str, int], cycles: int,
                bus_bytes: int) -> list[str]:
     """Every relation the counters break, one sentence each (empty: all hold)."""
     c = counters
+    p = prediction.vector.config.pipe_stages
+    drain = PIPELINE_DRAIN + p
+    alu_rule = f" (2n + {drain} with use_imm 0, {p} more per MUL micro-op)" if p else \
+        f" (2n + {drain} with use_imm 0)"
     out = [f"{name} reads {c[name]}, but the program's {opcode.name}s of n > 0 micro-ops "
-           f"take n + {PIPELINE_DRAIN} cycles each"
-           f"{f' (2n + {PIPELINE_DRAIN} with use_imm 0)' if opcode == Opcode.ALU else ''}: {want}"
+           f"take n + {drain} cycles each{alu_rule if opcode == Opcode.ALU else ''}: {want}"
            for name, opcode in (("GEMM_EXEC", Opcode.GEMM), ("ALU_EXEC", Opcode.ALU))
            if c[name] != (want := pipeline_cycles(prediction, opcode))]
     for module, execs in MODULE_EXEC.items():

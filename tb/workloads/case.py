@@ -27,7 +27,7 @@ class Case:
     vector: str = ""
     wall: float = 0.0
     dut: str = NATIVE
-    two_operand: int = 0  # micro-ops of ALUs with use_imm 0 (a second compute cycle each)
+    extra_cycles: int = 0  # micro-op cycles beyond one each (figures.extra_uop_cycles)
 
     def repro(self, sim: str) -> str:
         """The command that runs this program alone (the vector carries its configuration)."""

@@ -3,9 +3,11 @@
 Definitions (README "Workloads"):
 
 * compute roof: GEMM_UOPS + ALU_UOPS cycles, plus one more per micro-op of an ALU with
-  use_imm 0. The compute module executes one micro-op per cycle, GEMM or ALU, but a
-  two-operand ALU micro-op reads the ACC buffer's one port twice (rtl/README.md, "GEMM/ALU
-  pipeline"), so the epilogue's ALU work is part of the compute bound;
+  use_imm 0 and PIPE_STAGES more per micro-op of an ALU MUL. The compute module executes
+  one micro-op per cycle, GEMM or ALU, but a two-operand ALU micro-op reads the ACC
+  buffer's one port twice and a MUL leaves PIPE_STAGES bubbles for its multi-cycle
+  write-back (rtl/README.md, "GEMM/ALU pipeline"), so the epilogue's ALU work is part of
+  the compute bound;
 * bandwidth roof: max(RD_BYTES, WR_BYTES) / bus bytes per cycle. AXI's read and write
   channels each move one beat per cycle at the same time, so the busier channel, not the
   sum, bounds the cycles from below (with the sum, BLOCK 32 layers "beat" the bound by up
@@ -24,17 +26,21 @@ from typing import Mapping
 from models.decode import DecodedProgram
 from models.isa import Opcode
 from models.predict import InsnCost
+from models.timing import uop_cycles
 
 
-def two_operand_uops(program: DecodedProgram, costs: list[InsnCost]) -> int:
-    """Micro-ops of the program's ALUs with use_imm 0: each takes a second compute cycle."""
-    return sum(c.uops for i, c in zip(program.insns, costs, strict=True)
-               if i is not None and i["opcode"] == Opcode.ALU and not i["use_imm"])
+def extra_uop_cycles(program: DecodedProgram, costs: list[InsnCost], pipe_stages: int) -> int:
+    """Compute cycles of the program's micro-ops beyond one each (models/timing.py
+    ``uop_cycles``): one more per micro-op of an ALU with use_imm 0, ``pipe_stages`` more
+    per micro-op of an ALU MUL."""
+    return sum(c.uops * (uop_cycles(i, pipe_stages) - 1)
+               for i, c in zip(program.insns, costs, strict=True)
+               if i is not None and i["opcode"] in (Opcode.GEMM, Opcode.ALU))
 
 
-def roofline(cfg_bus_bytes: int, counters: Mapping[str, int], two_operand: int) -> dict[str, float | str]:
+def roofline(cfg_bus_bytes: int, counters: Mapping[str, int], extra: int) -> dict[str, float | str]:
     """Compute roof, bandwidth roof, the bound and which one binds."""
-    compute = counters["GEMM_UOPS"] + counters["ALU_UOPS"] + two_operand
+    compute = counters["GEMM_UOPS"] + counters["ALU_UOPS"] + extra
     bandwidth = max(counters["RD_BYTES"], counters["WR_BYTES"]) / cfg_bus_bytes
     return {"compute_roof": compute, "bandwidth_roof": round(bandwidth, 1),
             "bound": max(compute, bandwidth),
@@ -53,10 +59,10 @@ def losses(counters: Mapping[str, int], cycles: int) -> dict[str, int]:
 
 
 def figures(bus_bytes: int, counters: Mapping[str, int], cycles: int,
-            two_operand: int) -> dict[str, float | str | int]:
-    """Every figure of one run (RTL counters or a prediction); ``two_operand`` is
-    :func:`two_operand_uops` of its program."""
-    roof = roofline(bus_bytes, counters, two_operand)
+            extra: int) -> dict[str, float | str | int]:
+    """Every figure of one run (RTL counters or a prediction); ``extra`` is
+    :func:`extra_uop_cycles` of its program."""
+    roof = roofline(bus_bytes, counters, extra)
     out: dict[str, float | str | int] = dict(roof)
     out["cycles"] = cycles
     out["dram_bytes"] = counters["RD_BYTES"] + counters["WR_BYTES"]

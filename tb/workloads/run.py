@@ -52,7 +52,7 @@ from tb.uvm.dutmap import NATIVE, dut_argument, is_native, profile_of
 from tb.uvm.jobs import Job
 from tb.workloads import hardware
 from tb.workloads.case import Case
-from tb.workloads.figures import figures, losses, two_operand_uops
+from tb.workloads.figures import extra_uop_cycles, figures, losses
 from tb.workloads.report import network_cycles, write_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,8 +116,8 @@ def lower_one(case: Case, cfg: VtaConfig, scale: str, out: Path) -> Job | None:
                    "oc_blocks": w.tiling.oc_blocks, "ic_blocks": w.tiling.ic_blocks}
     case.insns = w.vector.insn_count
     counters = dict(pred.counters, **est.exec_cycles, **est.busy, **est.stall)
-    case.two_operand = two_operand_uops(pred.program, pred.costs)
-    case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles, case.two_operand),
+    case.extra_cycles = extra_uop_cycles(pred.program, pred.costs, cfg.pipe_stages)
+    case.predicted = {**figures(cfg.bus_bytes, counters, est.cycles, case.extra_cycles),
                       "counters": counters}
     return Job(f"{case.config}-{case.layer}-vt{case.vt}", vector=str(vdir.resolve()))
 
@@ -137,11 +137,11 @@ def run_config(sim: str, arg: str, cfg: VtaConfig, jobs: dict[str, tuple[Case, J
             case.failure = explain(record)
         counters = record.get("counters")
         if counters and record.get("cycles") and is_native(dut):
-            case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"], case.two_operand),
+            case.measured = {**figures(cfg.bus_bytes, counters, record["cycles"], case.extra_cycles),
                              "losses": losses(counters, record["cycles"]), "counters": counters}
         elif record.get("cycles"):
             work = case.predicted["counters"]
-            case.measured = {**figures(cfg.bus_bytes, work, record["cycles"], case.two_operand),
+            case.measured = {**figures(cfg.bus_bytes, work, record["cycles"], case.extra_cycles),
                              "counters": work}
         state = "PASS" if case.passed else "FAIL"
         cycles = f"{record['cycles']:,} cycles" if record.get("cycles") else "no DONE"

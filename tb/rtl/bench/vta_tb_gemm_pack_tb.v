@@ -1,10 +1,14 @@
 `default_nettype none
 `timescale 1ns / 1ps
 // Test-only exhaustive check of vta_gemm_alu's GEMM products (rtl/README.md, "Two GEMM
-// products per DSP"; run by tb/tests/test_gemm_pack.py). One GEMM micro-op is brought to
-// stage C and the clock then stops: stage C is combinational in the buffers' read data, so
-// every input below is applied in turn and the write-back data compared with the exact
-// products. For each input element position k in turn (the others 0), every triple
+// products per DSP"; run by tb/tests/test_gemm_pack.py). A GEMM of 16383 x 16383 micro-ops
+// (dst index +1 each, so no write is forwarded to the next micro-op) fills the pipeline.
+// With PIPE_STAGES 0 the clock then stops: stage C is combinational in the buffers' read
+// data, so every input below is applied in turn and the write-back data compared with the
+// exact products. With PIPE_STAGES P > 0 the products and sums are registered in M1 (M2)
+// and their registers run freely: each input is applied, the clock ticks P times (another
+// micro-op in C each time) and the write-back data, dst read data + the registered dot
+// products of that input, is compared. For each input element position k in turn (the others 0), every triple
 // (x, wh, wl) of the sweep goes to x = INP[0][k], wl = WGT[0][k], wh = WGT[1][k]: lanes 0
 // and 1 (one packed pair when the design packs) must read ACC[0] + x*wl and ACC[1] + x*wh
 // modulo 2^32, with the accumulators' read data drawn from the triple (every value's bits
@@ -17,6 +21,7 @@
 module vta_tb_gemm_pack_tb;
     parameter integer LOG_BLOCK = 1;
     parameter integer SWEEP     = 0;
+    parameter integer PIPE_STAGES = 2;
     localparam integer LOG_UOP_DEPTH = 4;
     localparam integer LOG_INP_DEPTH = 4;
     localparam integer LOG_WGT_DEPTH = 4;
@@ -47,7 +52,8 @@ module vta_tb_gemm_pack_tb;
     vta_gemm_alu #(
         .LOG_INP_WIDTH(3), .LOG_WGT_WIDTH(3), .LOG_ACC_WIDTH(5), .LOG_BATCH(0),
         .LOG_BLOCK(LOG_BLOCK), .LOG_UOP_DEPTH(LOG_UOP_DEPTH), .LOG_INP_DEPTH(LOG_INP_DEPTH),
-        .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH)
+        .LOG_WGT_DEPTH(LOG_WGT_DEPTH), .LOG_ACC_DEPTH(LOG_ACC_DEPTH),
+        .PIPE_STAGES(PIPE_STAGES)
     ) dut (
         .clk(clk), .rst(rst), .start(start), .insn(insn),
         .uop_re(uop_re), .uop_raddr(uop_raddr), .uop_rdata(32'd0),
@@ -64,16 +70,21 @@ module vta_tb_gemm_pack_tb;
         end
     endtask
 
-    integer k, n, t, checked, bad, p_lo, p_hi;
+    integer k, n, t, c, checked, bad, p_lo, p_hi;
     reg [7:0]  x, wh, wl;
     reg [31:0] a_lo, a_hi, e_lo, e_hi, g_lo, g_hi;
     initial begin
-        // GEMM, uop [0, 1), one iteration: a single micro-op, indices 0, no reset
+        // GEMM, uop [0, 1) (indices 0), 16383 x 16383 iterations, dst +1 per inner one, no reset
         insn[ISA_OPCODE +: ISA_OPCODE_W] = 3'd2;
         insn[ISA_GEMM_UOP_END +: ISA_GEMM_UOP_END_W] = 1;
-        insn[ISA_GEMM_ITER_OUT +: ISA_GEMM_ITER_OUT_W] = 1;
-        insn[ISA_GEMM_ITER_IN +: ISA_GEMM_ITER_IN_W] = 1;
-        tick; tick;
+        insn[ISA_GEMM_ITER_OUT +: ISA_GEMM_ITER_OUT_W] = 14'h3fff;
+        insn[ISA_GEMM_ITER_IN +: ISA_GEMM_ITER_IN_W] = 14'h3fff;
+        insn[ISA_GEMM_DST_FACTOR_IN +: ISA_GEMM_DST_FACTOR_IN_W] = 1;
+        // a change of every input: Icarus runs no always @* before its inputs first change
+        inp = ~inp; wgt = ~wgt; acc = ~acc;
+        tick;
+        inp = ~inp; wgt = ~wgt; acc = ~acc;
+        tick;
         rst = 1'b0;
         start = 1'b1;
         tick;
@@ -111,6 +122,13 @@ module vta_tb_gemm_pack_tb;
                             acc[32 +: 32] = a_hi;
                         end
                         #1;
+                        for (c = 0; c < PIPE_STAGES; c = c + 1)
+                            tick;
+                        if (!wb_valid || dut.fw_hit_d) begin
+                            if (bad < 5)
+                                $display("MISMATCH no micro-op in stage C, or its dst forwarded");
+                            bad = bad + 1;
+                        end
                         // own statements: both operands signed, so sign-extended to 32 bits
                         p_lo = $signed(x) * $signed(wl);
                         p_hi = $signed(x) * $signed(wh);

@@ -25,6 +25,7 @@ module vta_tb_plain;
     parameter integer LOG_BUS_WIDTH     = 6;
     parameter integer CMD_QUEUE_DEPTH   = 8;
     parameter integer TOKEN_QUEUE_DEPTH = 8;
+    parameter integer PIPE_STAGES       = 2;
     parameter integer LOG_PAGES         = 9;
     localparam integer PAGE_WORDS = 65536 / ((1 << LOG_BUS_WIDTH) / 8);
 
@@ -53,7 +54,8 @@ module vta_tb_plain;
         .LOG_BATCH(LOG_BATCH), .LOG_BLOCK(LOG_BLOCK), .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE),
         .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE), .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE),
         .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE), .LOG_BUS_WIDTH(LOG_BUS_WIDTH),
-        .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH), .LOG_PAGES(LOG_PAGES)
+        .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH),
+        .PIPE_STAGES(PIPE_STAGES), .LOG_PAGES(LOG_PAGES)
     ) u (
         .ap_clk(clk), .ap_rst_n(rst_n), .tb_fault(4'd0),
         .tb_host_go(go), .tb_host_op({1'b0, op}), .tb_host_addr(addr), .tb_host_wdata(data),

@@ -51,6 +51,7 @@ module vta_formal_top #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
+    parameter integer PIPE_STAGES       = 2,
     parameter integer QD                = 8,    // >= the store's 8 AWs ahead of W and 8 reads
     parameter integer IDW               = 1,    // the memory port's ID width (vta_top: 1)
     parameter integer MIDW              = IDW   // the ID bits the monitor tells apart (<= IDW)
@@ -105,7 +106,7 @@ module vta_formal_top #(
         .LOG_UOP_BUFF_SIZE(LOG_UOP_BUFF_SIZE), .LOG_INP_BUFF_SIZE(LOG_INP_BUFF_SIZE), \
         .LOG_WGT_BUFF_SIZE(LOG_WGT_BUFF_SIZE), .LOG_ACC_BUFF_SIZE(LOG_ACC_BUFF_SIZE), \
         .LOG_BUS_WIDTH(LOG_BUS_WIDTH), .CMD_QUEUE_DEPTH(CMD_QUEUE_DEPTH), \
-        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH))
+        .TOKEN_QUEUE_DEPTH(TOKEN_QUEUE_DEPTH), .PIPE_STAGES(PIPE_STAGES))
 `endif
     vta_top `VTA_FORMAL_TOP_PARAMS u_vta (
         .ap_clk(clk), .ap_rst_n(ap_rst_n),
