@@ -1,7 +1,7 @@
 `default_nettype none
 // Compute module (spec sections 3 and 4): executes GEMM, ALU, FINISH and LOAD
 // of UOP / ACC / ACC_8BIT in program order. It owns the micro-op buffer and the
-// accumulator buffer (two copies, one per read port) and writes the OUT buffer
+// accumulator buffer (one copy, one read port) and writes the OUT buffer
 // (low OUT_W bits of each accumulator lane) whenever it writes an accumulator.
 // Per instruction, vta_phase pops L2C / S2C, starts the LOAD engine
 // (vta_ld_engine) or the GEMM/ALU pipeline (vta_gemm_alu), waits for it to
