@@ -16,10 +16,10 @@ header is current and that the positions Icarus computes from it equal ``layout(
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from models.generated import generated_file_main
 from models.isa import FIELDS, HEAD, Depth, Width
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,25 +121,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.hdl_isa", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="do not write; exit 1 if the checked-in header differs from the generated one")
-    args = parser.parse_args(argv)
-    text = render()
-    rel = HEADER.relative_to(ROOT)
-    if args.check:
-        try:
-            current = HEADER.read_text()
-        except OSError as exc:
-            print(f"{rel}: cannot read ({exc.strerror}); run `python -m models.hdl_isa`", file=sys.stderr)
-            return 1
-        if current != text:
-            print(f"{rel} is stale (models/isa.py changed); run `python -m models.hdl_isa`", file=sys.stderr)
-            return 1
-        return 0
-    HEADER.write_text(text)
-    print(f"wrote {rel}")
-    return 0
+    return generated_file_main(argv, "python -m models.hdl_isa", __doc__.split("\n")[0], HEADER, render(),
+                               "models/isa.py changed")
 
 
 if __name__ == "__main__":

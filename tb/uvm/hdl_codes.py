@@ -14,10 +14,10 @@ and that the Verilog uses the names, not the numbers.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
+from models.generated import generated_file_main
 from tb.uvm.axi_codes import AXI_RULES, CHANNELS
 from tb.uvm.faults import FAULTS
 from tb.uvm.liveness import LIVE_RULES
@@ -77,26 +77,8 @@ def render() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tb.uvm.hdl_codes", description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="do not write; exit 1 if the checked-in header differs from the generated one")
-    args = parser.parse_args(argv)
-    text = render()
-    rel = HEADER.relative_to(ROOT) if HEADER.is_relative_to(ROOT) else HEADER
-    if args.check:
-        try:
-            current = HEADER.read_text()
-        except OSError as exc:
-            print(f"{rel}: cannot read ({exc.strerror}); run `python -m tb.uvm.hdl_codes`", file=sys.stderr)
-            return 1
-        if current != text:
-            print(f"{rel} is stale (a table it is generated from changed); run `python -m tb.uvm.hdl_codes`",
-                  file=sys.stderr)
-            return 1
-        return 0
-    HEADER.write_text(text)
-    print(f"wrote {rel}")
-    return 0
+    return generated_file_main(argv, "python -m tb.uvm.hdl_codes", __doc__.split("\n")[0], HEADER, render(),
+                               "a table it is generated from changed")
 
 
 if __name__ == "__main__":

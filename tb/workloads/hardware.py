@@ -179,33 +179,50 @@ def _read(path: Path, what: str, point: str) -> dict[str, Any] | None:
     return data
 
 
+def _stored(point: str, path: Path, what: str, mode: str, redo: str) -> dict[str, Any] | None:
+    """A cached document, or None when it is unreadable and mode 1 will make it again (``redo``
+    says how); under the other modes an unreadable one is the HardwareError of _read."""
+    try:
+        return _read(path, what, point)
+    except HardwareError:
+        if mode != "1":
+            raise
+        print(f"{point}: {shown(path)}: unreadable, {redo} again", flush=True)
+        return None
+
+
+def _not_made(point: str, path: Path, stored: dict[str, Any] | None, command: str) -> HardwareError:
+    """Why a result is missing where mode is not 1: stale or not cached, with the command."""
+    state = "stale (made from other sources)" if stored is not None else "not in the cache"
+    return HardwareError(f"{point}: {shown(path)}: {state}: {command}")
+
+
+def _failed(point: str, where: Path, command: str, exc: BaseException) -> HardwareError:
+    """A tool that stopped: one line naming the point, its directory and the command."""
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return HardwareError(f"{point}: {shown(where)}: {command} failed: {first}")
+
+
 def synth_doc(point: str, d: Design, target: str, mode: str, knob: str) -> dict[str, Any]:
     """The cached synthesis result (mode 1: made when absent or stale). HardwareError with
     the one line to print when there is none."""
     t = TARGETS[target]
     _, key = synth_cli.script_and_key(d, t)
     path = synth_cli.out_dir() / f"{d.label}-{target}" / "resources.json"
-    try:
-        stored = _read(path, "synthesis result", point)
-    except HardwareError:
-        if mode != "1":
-            raise
-        stored = None
-        print(f"{point}: {shown(path)}: unreadable, synthesizing again", flush=True)
+    stored = _stored(point, path, "synthesis result", mode, "synthesizing")
     if stored is not None and stored.get("key") == key:
         hit = cached(path, key)
         assert hit is not None
         print(f"{point}: synth {target}: cached ({shown(path)})", flush=True)
         return hit
+    command = f"make synth {knob} TARGET={target}"
     if mode != "1":
-        state = "stale (made from other sources)" if stored is not None else "not in the cache"
-        raise HardwareError(f"{point}: {shown(path)}: {state}: make synth {knob} TARGET={target}")
+        raise _not_made(point, path, stored, command)
     print(f"{point}: synth {target}: running Yosys (minutes; {shown(path.parent)}/yosys.log)", flush=True)
     try:
         return synth_cli.synthesize_design(d, target)
     except (YosysError, StatError, OSError) as exc:
-        raise HardwareError(f"{point}: {shown(path.parent)}: make synth {knob} TARGET={target} failed: "
-                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        raise _failed(point, path.parent, command, exc) from None
 
 
 def timing_doc(point: str, d: Design, mode: str, knob: str) -> dict[str, Any]:
@@ -216,25 +233,18 @@ def timing_doc(point: str, d: Design, mode: str, knob: str) -> dict[str, Any]:
     except (RtlError, WrapperError) as exc:
         raise HardwareError(f"{point}: make timing {knob}: {exc}") from None
     path = plan.run_dir / timing_cli.RESULT
-    try:
-        stored = _read(path, "timing result", point)
-    except HardwareError:
-        if mode != "1":
-            raise
-        stored = None
-        print(f"{point}: {shown(path)}: unreadable, placing and routing again", flush=True)
+    stored = _stored(point, path, "timing result", mode, "placing and routing")
     if stored is not None and stored.get("key") == plan.key:
         print(f"{point}: timing: cached ({shown(path)})", flush=True)
         return stored
+    command = f"make timing {knob}"
     if mode != "1":
-        state = "stale (made from other sources)" if stored is not None else "not in the cache"
-        raise HardwareError(f"{point}: {shown(path)}: {state}: make timing {knob}")
+        raise _not_made(point, path, stored, command)
     print(f"{point}: timing: nextpnr on {DEFAULT_PART} (minutes; {shown(plan.run_dir)})", flush=True)
     try:
         return timing_cli.run(plan)
     except (YosysError, NextpnrError, ReportError, OSError) as exc:
-        raise HardwareError(f"{point}: {shown(plan.run_dir)}: make timing {knob} failed: "
-                            f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        raise _failed(point, plan.run_dir, command, exc) from None
 
 
 def knob_of(arg: str, foreign: bool) -> str:
