@@ -48,7 +48,6 @@ from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
 from tb.runner import ROOT
 from tb.synth import __main__ as synth_cli
-from tb.synth.cache import cached
 from tb.synth.design import Design, DesignError, design
 from tb.synth.parts import PARTS, Part
 from tb.synth.stat import StatError
@@ -211,10 +210,8 @@ def synth_doc(point: str, d: Design, target: str, mode: str, knob: str) -> dict[
     path = synth_cli.out_dir() / f"{d.label}-{target}" / "resources.json"
     stored = _stored(point, path, "synthesis result", mode, "synthesizing")
     if stored is not None and stored.get("key") == key:
-        hit = cached(path, key)
-        assert hit is not None
         print(f"{point}: synth {target}: cached ({shown(path)})", flush=True)
-        return hit
+        return stored
     command = f"make synth {knob} TARGET={target}"
     if mode != "1":
         raise _not_made(point, path, stored, command)
