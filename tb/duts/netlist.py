@@ -81,6 +81,13 @@ def is_netlist(dut: str) -> bool:
     return str(dut).startswith(PREFIX)
 
 
+def is_profile_file(dut: str) -> bool:
+    """True for a DUT argument that is a path to a profile's YAML file, not a name under
+    tb/duts/ nor a netlist's name (the rule tb/duts/profile.py resolves arguments by)."""
+    text = str(dut)
+    return not is_netlist(text) and ("/" in text or text.endswith((".yaml", ".yml")))
+
+
 def parse(dut: str) -> NetlistSpec:
     """The netlist a DUT name ``netlist:CONFIG[:SCRIPT]`` names. A bad part is a SpecError
     naming it."""

@@ -22,6 +22,7 @@ from models.spec import SHIPPED_CONFIGS
 from models.spec.configs import load_config
 from tb.duts.differences import DIFFERENCES, LIMITS
 from tb.duts.netlist import PREFIX as NETLIST_PREFIX
+from tb.duts.netlist import is_profile_file
 from tb.duts.netlist import parse as parse_netlist
 from tb.duts.probes import PROBE_CHECKS
 from tb.duts.regmap import RegisterMap, read_registers
@@ -111,7 +112,7 @@ def resolve(spec: str | Path) -> Path:
     text = str(spec)
     if text.startswith(NETLIST_PREFIX):
         return parse_netlist(text).profile()
-    if "/" not in text and not text.endswith((".yaml", ".yml")):
+    if not is_profile_file(text):
         return PROFILES_DIR / text / PROFILE_FILE
     return Path(text)
 
@@ -128,7 +129,7 @@ def load(spec: str | Path = DEFAULT_PROFILE, config: str | None = None) -> Profi
     if not path.exists() and str(spec).startswith(NETLIST_PREFIX):
         raise ProfileError(f"{spec}: the netlist is not built (`{parse_netlist(str(spec)).command}` "
                            f"builds it; a run on it builds it itself)")
-    if not path.exists() and "/" not in str(spec) and not str(spec).endswith((".yaml", ".yml")):
+    if not path.exists() and not is_profile_file(str(spec)):
         raise ProfileError(f"{spec}: no such profile (shipped: {', '.join(names())})")
     root = Node(path, "", read_yaml(path))
     name, description = root.get("name", str), root.get("description", str)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from models.genlib.restrict import Limits
+from tb.duts.netlist import is_profile_file
 from tb.uvm.axi_codes import AXI_RULES
 from tb.uvm.regs import BASE_REGS, COUNTERS, CTRL, CYCLES, DONE, ERROR, INSN_ADDR, INSN_COUNT, PROGRESS, START
 
@@ -79,9 +80,7 @@ def dut_argument(text: str) -> str:
     """A ``--dut`` argument as every process of the run reads it: a profile's YAML path made
     absolute (the simulator runs in its build directory, where a relative path names nothing),
     a name (``vta``, ``upstream-chisel``, ``netlist:CONFIG``) as given."""
-    if text.startswith(NETLIST) or ("/" not in text and not text.endswith((".yaml", ".yml"))):
-        return text
-    return str(Path(text).resolve())
+    return str(Path(text).resolve()) if is_profile_file(text) else text
 
 
 def is_native(spec: str) -> bool:
