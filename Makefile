@@ -115,7 +115,7 @@ $(STAMP): requirements.txt | sysdeps
 	touch $@
 
 sim: sysdeps $(STAMP)
-	@set -e; for s in $(SIMS); do $(PY) -m tb.uvm.run --sim $$s $(TB_ARGS); done
+	@set -e; for s in $(SIMS); do $(PY) -m tb.run --sim $$s $(TB_ARGS); done
 
 # The upstream Chisel VTA (tb/duts/upstream-chisel) through the same testbench: `make sim
 # DUT=upstream-chisel`, in the fast mode it needs; without its netlist, one line and status 2.
@@ -208,13 +208,13 @@ breaks: sysdeps $(STAMP)
 	$(PY) -m tb.breaks --sim $(SIM) $(if $(DEFINES),--defines $(DEFINES)) $(if $(filter 1,$(QUICK)),--quick)
 
 # One saved failure (build/failures/DIR) rerun alone, with waves if WAVES=1: prints the
-# waveform file and the cycle of the first error (tb/uvm/rerun.py).
+# waveform file and the cycle of the first error (tb/triage/rerun.py).
 rerun: sysdeps $(STAMP)
-	$(PY) -m tb.uvm.rerun $(FAILURE) $(if $(filter 1,$(WAVES)),--waves)
+	$(PY) -m tb.triage.rerun $(FAILURE) $(if $(filter 1,$(WAVES)),--waves)
 
 bench: sysdeps $(STAMP)
 	$(PY) -m models bench
-	@set -e; for s in $(SIMS); do $(PY) -m tb.bench_rtl --sim $$s; $(PY) -m tb.uvm.bench --sim $$s; done
+	@set -e; for s in $(SIMS); do $(PY) -m tb.bench_rtl --sim $$s; $(PY) -m tb.bench.throughput --sim $$s; done
 
 clean:
 	rm -rf build sim_build results.xml

@@ -1,7 +1,7 @@
 """The command line of a generated file: write it, or check that the committed copy is current.
 
 The RTL's field header (models/hdl_isa.py) and the test-only Verilog's code header
-(tb/uvm/hdl_codes.py) are generated from Python tables and committed; both commands behave
+(tb/rules/hdl_codes.py) are generated from Python tables and committed; both commands behave
 alike, so a stale copy reads the same way whichever one it is.
 """
 from __future__ import annotations

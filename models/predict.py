@@ -34,7 +34,7 @@ from models.spec import MEMORY, MODULES, loads_nothing
 from models.vector import Image, Vector, check_insn_range
 from models.widths import INSN_BYTES
 
-#: The RTL counters predicted (tb/uvm/regs.py: COUNTERS names them all).
+#: The RTL counters predicted (tb/rules/regs.py: COUNTERS names them all).
 COUNTERS = ("GEMM_UOPS", "ALU_UOPS", "RD_BYTES", "WR_BYTES", "DISPATCHED", "LOAD_INSNS",
             "COMPUTE_INSNS", "STORE_INSNS")
 

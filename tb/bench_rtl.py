@@ -6,7 +6,7 @@ compute (rtl/README.md, Performance).
 
 ``python -m tb.bench_rtl [--sim verilator|icarus] [--config NAME]`` runs three programs
 (tb/sweep_programs.py: perf_gemm, perf_load_store, perf_overlap) through the pyuvm testbench
-(tb/uvm/api.py, profile none: the memory answers as fast as cocotbext-axi's slave goes)
+(tb/launch/api.py, profile none: the memory answers as fast as cocotbext-axi's slave goes)
 and prints each figure next to its target. The figures come from the RTL's performance
 registers (rtl/README.md), read by the testbench after DONE, so they count cycles, not
 wall time, and are the same on either simulator. The testbench also checks every result
@@ -23,9 +23,9 @@ from models.predict import predict
 from models.spec.configs import load_config
 from models.vector import load_vector, save_vector
 from tb import sweep_programs as P
-from tb.runner import SIMS
-from tb.uvm.api import explain, program_jobs, run_jobs
-from tb.uvm.flow_jobs import PERF_PROGRAMS
+from tb.launch.api import explain, program_jobs, run_jobs
+from tb.paths import SIMS
+from tb.plan.flow_jobs import PERF_PROGRAMS
 
 PROGRAMS = PERF_PROGRAMS
 

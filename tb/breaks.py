@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from models.argtypes import OneLineParser
-from tb.runner import ROOT, SIMS
+from tb.paths import ROOT, SIMS
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def run_break(brk: Break, sim: str, quick: bool, out: Path) -> Outcome:
     """``make sim``'s tests (or only the catching one) on rtl/ built with ``brk``'s define."""
     junit = out / f"{brk.define}-{sim}.xml"
     junit.unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", "tb.uvm.run", "--sim", sim, "--jobs", "2", "--junit", str(junit)]
+    cmd = [sys.executable, "-m", "tb.run", "--sim", sim, "--jobs", "2", "--junit", str(junit)]
     cmd += ["--test", brk.test] if quick else []
     env = {**os.environ, "VTA_DEFINES": brk.define, "VTA_FAILURES_DIR": str(out / "failures" / brk.define)}
     t0 = time.perf_counter()
@@ -124,7 +124,7 @@ def failed_jobs(junit: Path) -> list[tuple[str, str]]:
         bad = case.find("failure")
         if bad is None:
             bad = case.find("error")
-        if bad is not None:  # its message begins "[kind] ..." (tb/uvm/summary.py)
+        if bad is not None:  # its message begins "[kind] ..." (tb/launch/summary.py)
             out.append((case.get("name", "?"), bad.get("message", "").split("]")[0].lstrip("[")))
     return out
 

@@ -1,4 +1,4 @@
-"""Programs of the contract-edge flows (tb/uvm/flow_jobs.py): each drives one contract
+"""Programs of the contract-edge flows (tb/plan/flow_jobs.py): each drives one contract
 between rtl/'s modules to its edge, where a realistic bug would hide from programs drawn
 at random, and each is built for any configuration.
 
@@ -48,7 +48,7 @@ def push_pop(cfg: VtaConfig, delays: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Ve
     consumer runs one token-free instruction of ``delay`` extra cycles, one segment per
     delay. The extra cycles come from LOADs of padding rows only (a row of one element per
     cycle). The ordering checker records the counts at which pops met pushes
-    (tb/uvm/reach.py: ``push-pop``); the result is a STORE of a reset tile."""
+    (tb/rules/reach.py: ``push-pop``); the result is a STORE of a reset tile."""
     p = program(cfg)
     none = UopRange(0, 0)
     tokens = 2 * cfg.token_queue_depth + 2

@@ -282,7 +282,7 @@ def mixed(cfg: VtaConfig, seed: int = 0, bases: dict[str, int] | None = None) ->
 def status_probe(cfg: VtaConfig, elems: int = 256, uops: int = 256) -> Vector:
     """Each kind of instruction a status word describes, long enough (a few hundred cycles)
     for the register-map flow to read every one's status while it runs
-    (tb/uvm/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
+    (tb/uvm/seq_lib/status_probe.py): LOADs of INP and WGT (load module) and of ACC (compute),
     a GEMM, one ALU of each opcode, a STORE; one module at a time, in a chain of tokens.
     Behind the GEMM wait more one-micro-op ALUs than the command queue holds, so fetch is
     blocked by a full queue while the GEMM runs, and behind the STORE more empty STOREs than

@@ -1,2 +1,2 @@
-"""Benchmarks of the suite's own speed: each runs jobs through the launcher (tb/uvm/launch.py)
+"""Benchmarks of the suite's own speed: each runs jobs through the launcher (tb/launch/launch.py)
 and prints figures the README quotes with the command that produced them."""

@@ -8,7 +8,7 @@ Verilator's run is long against the per-job work around it) runs through the tes
 fast mode on rtl/ and on the netlist (built first if needed, and its simulator build made
 before timing), twice in one simulator process each; the second run's job wall time
 (prediction, loading, simulation, read-back, comparison) gives the cycles per second, as
-tb/uvm/bench.py measures the testbench's modes. Both runs must pass, with equal CYCLES.
+tb/bench/throughput.py measures the testbench's modes. Both runs must pass, with equal CYCLES.
 Nothing is asserted about speed: README reports the figures with this command, which takes
 minutes (the netlist's synthesis and Verilator build alone), so no test runs it.
 """
@@ -25,11 +25,11 @@ from models.vector import Vector, save_vector
 from tb import sweep_programs
 from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistError, NetlistSpec
 from tb.duts.schema import ProfileError
-from tb.runner import SIMS
-from tb.uvm.dutmap import NATIVE, profile_of
-from tb.uvm.jobs import Job
-from tb.uvm.launch import prepare_env, run_all
-from tb.uvm.simbuild import BuildError, build
+from tb.launch.launch import prepare_env, run_all
+from tb.launch.simbuild import BuildError, build
+from tb.paths import SIMS
+from tb.plan.dutmap import NATIVE, profile_of
+from tb.plan.jobs import Job
 
 #: The benchmark program's shape: a GEMM of N_OUT x N_IN micro-op iterations (tb/sweep_programs.py);
 #: N_IN + 1 accumulator entries must fit every configuration's buffer, N_OUT is --outer.

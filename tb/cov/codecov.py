@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 RTL = ROOT / "rtl"
 KINDS = {"line": ("v_line", "v_branch"), "branch": ("v_branch",), "toggle": ("v_toggle",)}

@@ -8,7 +8,7 @@
    launches; then the negative tests in processes of their own (their checkers must
    fire; the RTL still runs).
 2. N random programs in batches of B: the first batch as the plain regression draws them
-   (``tb.uvm.makers.random_jobs``), each later program from knobs that aim at bins still
+   (``tb.plan.makers.random_jobs``), each later program from knobs that aim at bins still
    unhit (tb/cov/steer.py; by the whole regression, else by the random programs alone),
    written as vectors under <out>/programs/.
 3. ``tb.cov.report`` over the per-test data in <out>/data: index.html, summary.json.
@@ -48,17 +48,17 @@ from models.spec.configs import load_config
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, report, steer, waivers
 from tb.cov.testplan import job_kind
+from tb.launch.launch import print_failures
+from tb.launch.simbuild import BuildError
+from tb.paths import ROOT
+from tb.plan import registry
+from tb.plan.jobs import Job, draw_random
+from tb.plan.makers import random_jobs, vector_jobs
+from tb.plan.registry import JobRequest
 from tb.regress import engine
 from tb.regress.engine import EngineError
 from tb.regress.plan import chunks_of
-from tb.runner import ROOT
-from tb.uvm import registry
 from tb.uvm.cov import data
-from tb.uvm.jobs import Job, draw_random
-from tb.uvm.launch import print_failures
-from tb.uvm.makers import random_jobs, vector_jobs
-from tb.uvm.registry import JobRequest
-from tb.uvm.simbuild import BuildError
 
 SIM = "verilator"  # the simulator with code coverage
 CLOSURE_CONFIGS = ("small", "default")  # the regression's main configuration and the largest

@@ -2,7 +2,7 @@
 
 tb/cov/testplan.yaml is a list of testpoints ``{id, spec, feature, tests: [...],
 coverpoints: [...]}``. ``tests`` are job kinds of the regression (the prefix of a job
-name): those of the tests in tb/uvm/registry.py (vec, random, regmap, reset-mid, b2b,
+name): those of the tests in tb/plan/registry.py (vec, random, regmap, reset-mid, b2b,
 fault, deadlock, no-compare) and the coverage driver's own programs (closure, steer);
 ``coverpoints`` are whole points or single bins (``point/bin``). A
 testpoint's status comes from the run: ``pass`` when every named test kind ran and
@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from tb.cov.waivers import split_bin
-from tb.uvm import registry
+from tb.plan import registry
 from tb.uvm.cov.data import Counts
 from tb.uvm.cov.points import POINTS
 

@@ -44,7 +44,7 @@ DIFFERENCES: dict[str, str] = {
 }
 
 #: Differences that state a number (``limit`` in the profile), and what the number is: the
-#: testbench leaves out a program that goes beyond it (tb/uvm/applicable.py).
+#: testbench leaves out a program that goes beyond it (tb/plan/applicable.py).
 LIMITS: dict[str, str] = {
     "config.uop-buffer-depth": "the micro-ops the buffer holds",
 }

@@ -6,7 +6,7 @@ names it by what it is made from instead: the configuration and the synthesis sc
 (``SCRIPTS``, each written by tb/gate/scripts.py; default ``abc``). That name travels
 everywhere a DUT name does (the plan a simulator process reads, repro commands, saved
 failures), and whoever reads it first builds the netlist if it is missing or stale
-(tb/uvm/dutmap.py: profile_of), so a repro command works on a fresh checkout. This module
+(tb/plan/dutmap.py: profile_of), so a repro command works on a fresh checkout. This module
 only parses names and sits with the profiles (tb/gate, which builds netlists, imports it,
 not the other way round); it imports nothing heavy.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from models.spec import SHIPPED_CONFIGS
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT, rtl_suffix
+from tb.paths import ROOT, rtl_suffix
 
 PREFIX = "netlist:"
 #: Where netlists, their logs and their profiles live: one directory per configuration and script.

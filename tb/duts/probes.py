@@ -18,6 +18,6 @@ PROBE_CHECKS: dict[str, str] = {
     "liveness": "the liveness checker (tb/rtl/vta_tb_live_check.v): the read arbiter's round "
                 "robin and work conservation, bursts in flight against the design's limits, idle "
                 "modules taking their queue heads and owed tokens at once",
-    "reach": "the contract-edge flows' reach verdict (tb/uvm/reach.py), read from the two "
+    "reach": "the contract-edge flows' reach verdict (tb/rules/reach.py), read from the two "
              "checkers' records: whether a flow's program reached the edge it exists for",
 }

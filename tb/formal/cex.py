@@ -47,7 +47,7 @@ from models.isa import MemType, Opcode
 from models.progbuild import Program, ProgramBuildError
 from models.spec.configs import load_config
 from models.vector import BASE_NAMES, Image, Vector, VectorError, save_vector
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 INSN_BYTES = 16
 ADDR_LIMIT = 1 << 32
@@ -352,7 +352,7 @@ def launch_of(w: Waves, cfg: VtaConfig, last: int) -> Launch:
             if hs(valid, ready, k) and w.get(k, s[resp]):
                 raise CexError(f"the memory answers {what}RESP={w.get(k, s[resp])} at step {k}: a "
                                f"vector's memory always answers OKAY (error responses are injected "
-                               f"by tb/uvm/faults.py, not by a vector)")
+                               f"by tb/rules/faults.py, not by a vector)")
         if hs("m_axi_gmem_arvalid", "m_axi_gmem_arready", k):
             addr, ln, size = (w.get(k, s[n]) for n in ("m_axi_gmem_araddr", "m_axi_gmem_arlen",
                                                          "m_axi_gmem_arsize"))

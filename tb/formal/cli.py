@@ -35,7 +35,7 @@ from tb.formal.report import NegativeResult, result_cell, table, write_html
 from tb.formal.sby import FormalError, JobResult, run_job
 from tb.formal.tools import ToolMissing, formal_env
 from tb.formal.trace import text_trace
-from tb.runner import ROOT, RTL_DIR
+from tb.paths import ROOT, RTL_DIR
 
 OUT = ROOT / "build" / "formal"
 

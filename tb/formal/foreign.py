@@ -55,7 +55,7 @@ from tb.formal.sby import (
     task_status,
 )
 from tb.formal.trace import text_trace
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 TOP = "vta_formal_top"
 HARNESS = ("tb/rtl/formal/vta_formal_axi.v", "tb/rtl/formal/vta_formal_top.v")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tb.formal.jobs import FormalJob
 from tb.formal.negatives import Negative
-from tb.runner import ROOT, RTL_DIR
+from tb.paths import ROOT, RTL_DIR
 
 #: labels of contract statements (tb/formal/jobs.py's convention)
 LABEL = re.compile(r"\b([ahmc]_[A-Za-z0-9_]+)\s*:\s*(assert|assume|cover)\s*\(")

@@ -16,7 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 BIN = ROOT / "build" / "formal" / "bin"
 VENV_BIN = Path(sys.executable).parent

@@ -1,7 +1,7 @@
 """`python -m tb.gate [--config small] [--script abc|techmap|broken]`: build a netlist of rtl/.
 
 Prints the Yosys progress (or "cached"), the netlist's gate count and the DUT name a run
-takes (`python -m tb.uvm.run --dut netlist:small`); a run on the netlist builds it itself,
+takes (`python -m tb.run --dut netlist:small`); a run on the netlist builds it itself,
 so this is for building ahead or looking at the netlist. Exit status 2 for a bad argument,
 1 when Yosys stops (its first error and the log's path).
 """
@@ -12,7 +12,7 @@ import sys
 from models.argtypes import OneLineParser
 from tb.duts.netlist import DEFAULT_CONFIG, DEFAULT_SCRIPT, SCRIPTS, NetlistError, SpecError, parse
 from tb.gate.build import build
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from tb.gate import profile as gate_profile
 from tb.gate import scripts as gate_scripts
 from tb.gate.profile import profile_yaml
 from tb.gate.scripts import STAT_FILE, netlist_script
-from tb.runner import ROOT, RTL_DIR
+from tb.paths import ROOT, RTL_DIR
 from tb.synth.cache import YOSYS_PACKAGE, package_version
 from tb.synth.design import Design, rtl_design
 from tb.synth.script import stage_sources, staged_names

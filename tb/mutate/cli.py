@@ -20,7 +20,7 @@ from tb.mutate.runner import MutateError, Options, choose, run
 from tb.mutate.sample import SampleError
 from tb.mutate.source import SourceError, load
 from tb.mutate.testsets import SIMS, TESTS
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 
 def names(text: str) -> list[str]:

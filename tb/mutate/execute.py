@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tb.mutate.testsets import Stage
-from tb.runner import ROOT, RTL_VAR, sim_env
+from tb.paths import ROOT, RTL_VAR, sim_env
 
 POLL = 0.5  # seconds between looks at the results files
 KILL_GRACE = 5.0  # seconds between SIGTERM and SIGKILL of a stage's process group

@@ -2,7 +2,7 @@
 
 Each mutant gets its own directory (``OUT/<nnn>-<module>-<operator>/rtl``) holding every
 design file and header, so the testbench builds it exactly as it builds rtl/ (VTA_RTL_DIR,
-tb/runner.py); the edited file is parsed again with slang before anything runs it.
+tb/paths.py); the edited file is parsed again with slang before anything runs it.
 """
 from __future__ import annotations
 

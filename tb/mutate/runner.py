@@ -32,7 +32,7 @@ from tb.mutate.sample import pick, sample
 from tb.mutate.sites import Site, find_sites
 from tb.mutate.source import Design, load, parameter_sets
 from tb.mutate.testsets import Stage, stages
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 STAGE_FACTOR, STAGE_MARGIN = 3.0, 60.0
 JOB_FACTOR, JOB_MARGIN = 3.0, 30.0

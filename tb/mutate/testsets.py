@@ -1,10 +1,10 @@
 """The test sets a mutant faces, as the suite's own commands (one stage each).
 
-Every stage is a command a user can type (``python -m tb.uvm.run ...``); the runner points it
+Every stage is a command a user can type (``python -m tb.run ...``); the runner points it
 at the mutant's design with VTA_RTL_DIR and stops the mutant at the first failing job.
 
     directed  the directed vectors (the `make test` sample: seconds per mutant)
-    quick     what `python -m tb.uvm.run --sim S` runs in fast mode (directed vectors, 10 random
+    quick     what `python -m tb.run --sim S` runs in fast mode (directed vectors, 10 random
               programs, register map, reset, back-to-back), then 10 more random programs
     regress   quick, 40 more random programs, the scaled-down ResNet-18 layers
               (`python -m tb.workloads.run --scale small`), and the other simulator's quick run
@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tb.runner import SIMS
+from tb.paths import SIMS
 
 TESTS = ("directed", "quick", "regress", "formal", "formal+quick")
-UVM = "tb.uvm.run"
+UVM = "tb.run"
 WORKLOADS = "tb.workloads.run"
 
 

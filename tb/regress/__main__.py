@@ -28,15 +28,16 @@ from models.argtypes import OneLineParser, positive_float, positive_int
 from models.argtypes import seed as seed_arg
 from models.config import ConfigError
 from models.spec.configs import load_config
+from tb.launch.simbuild import BuildError
+from tb.paths import SIMS
+from tb.plan.backpressure import PROFILES
+from tb.plan.jobs import DEFAULT_RANDOM_POOL, RANDOM
+from tb.plan.testbench import MODES
 from tb.regress import engine, plan
 from tb.regress.engine import ChunkResult, EngineError
 from tb.regress.plan import Chunk, Params, PlanError
 from tb.regress.report import report
 from tb.regress.store import ResultsFile
-from tb.runner import SIMS
-from tb.uvm.jobs import DEFAULT_RANDOM_POOL, RANDOM
-from tb.uvm.profiles import PROFILES
-from tb.uvm.simbuild import MODES, BuildError
 
 EXIT_INTERRUPTED = 130
 

@@ -22,8 +22,8 @@ import sys
 import time
 
 from models.argtypes import OneLineParser, positive_int
+from tb.paths import ROOT, SIMS
 from tb.regress.localhost import localhost_cluster
-from tb.runner import ROOT, SIMS
 
 WORK = ROOT / "build" / "regress-bench"
 

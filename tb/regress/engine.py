@@ -8,7 +8,7 @@ joined a scheduler (``--scheduler tcp://host:8786``), hands results back as they
 Each worker process builds into its own directories (``VTA_BUILD_SUFFIX`` from its name, set
 by :func:`setup_worker` at its first chunk), so two workers never share a build while one
 worker reuses its build of a configuration for every chunk of it. A chunk runs in one
-simulator process through ``tb.uvm.launch.run_plan``, the same path as ``python -m tb.uvm.run``.
+simulator process through ``tb.launch.launch.run_plan``, the same path as ``python -m tb.run``.
 
 The scheduler needs none of the suite's code: a chunk travels as bytes only a worker
 unpickles (tb/regress/remote.py). A worker must run the same sources as the client: each
@@ -35,14 +35,14 @@ from pathlib import Path
 import dask
 from distributed import Client, KilledWorker, LocalCluster, as_completed, get_worker
 
+from tb.launch.launch import prepare_env, run_plan
+from tb.launch.simbuild import BUILD_SUFFIX_VAR
+from tb.paths import ROOT
+from tb.plan.coverage_switch import ENV_VAR as COVERAGE_VAR
+from tb.plan.saved import safe_name
 from tb.regress import remote
 from tb.regress.plan import Chunk
-from tb.runner import ROOT
 from tb.uvm.cov import data as cov_data
-from tb.uvm.cov.coverage_switch import ENV_VAR as COVERAGE_VAR
-from tb.uvm.launch import prepare_env, run_plan
-from tb.uvm.saved import safe_name
-from tb.uvm.simbuild import BUILD_SUFFIX_VAR
 
 #: Times a chunk may be on a worker that dies before it counts as failed (distributed's
 #: ``allowed-failures``): one lost worker is an accident, a chunk that takes down three

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from distributed import Client
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 DASK = Path(sys.executable).parent / "dask"
 START_TIMEOUT = 60.0

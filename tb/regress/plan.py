@@ -8,7 +8,7 @@ worker ran twice be recognised by its id. The number of workers and the schedule
 parameters: they change where a chunk runs, never what it computes.
 
 A chunk is the unit of work handed to a worker: programs of one configuration, run by one
-simulator process (tb.uvm.launch.run_plan), so a worker reuses that configuration's build
+simulator process (tb.launch.launch.run_plan), so a worker reuses that configuration's build
 across its chunks.
 """
 from __future__ import annotations
@@ -17,11 +17,11 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from tb.runner import ROOT
-from tb.uvm.jobs import Job
-from tb.uvm.launch import by_config, split
-from tb.uvm.makers import random_jobs, resolve_random
-from tb.uvm.saved import safe_name
+from tb.launch.launch import by_config, split
+from tb.paths import ROOT
+from tb.plan.jobs import Job
+from tb.plan.makers import random_jobs, resolve_random
+from tb.plan.saved import safe_name
 
 #: Where run directories go unless --run-dir names one.
 RUNS = ROOT / "build" / "regress"
@@ -89,7 +89,7 @@ def chunks(params: Params) -> list[Chunk]:
 def chunks_of(sim: str, pairs: list[tuple[str, Job]], mode: str, parts: int, prefix: str,
               coverage: bool = False) -> list[Chunk]:
     """Chunks for arbitrary jobs (tb/cov/regression.py): per configuration, ``parts`` pieces
-    as tb.uvm.launch.run_all makes them (back-to-back chains kept whole)."""
+    as tb.launch.launch.run_all makes them (back-to-back chains kept whole)."""
     return [Chunk(f"{prefix}-{n:04d}", sim, cfg, mode, part, coverage)
             for n, (cfg, part) in enumerate((cfg, part) for cfg, group in by_config(pairs).items()
                                              for part in split(group, parts))]

@@ -1,12 +1,12 @@
 """The closing report of a regression: table, failures with repro commands, the failure
-buckets (tb/uvm/buckets.py: one line per signature, and an HTML page), totals, JUnit."""
+buckets (tb/triage/buckets.py: one line per signature, and an HTML page), totals, JUnit."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from tb.uvm.buckets import print_bucket_report
-from tb.uvm.launch import print_failures
-from tb.uvm.summary import junit_xml, summary_table
+from tb.launch.launch import print_failures
+from tb.launch.summary import junit_xml, summary_table
+from tb.triage.buckets import print_bucket_report
 
 
 def report(records: list[dict], sim: str, count: int, wall: float, junit: Path | None,

@@ -3,7 +3,7 @@
 // AXI4 memory port: DUT master side dm_* -> testbench slave side m_axi_gmem_*.
 // AXI4-Lite control port: testbench master side s_axi_control_* -> DUT slave side ds_*.
 // With fault == 0 every signal passes straight through. Other values model RTL bugs
-// that the testbench's checkers must catch. tb/uvm/faults.py owns the codes (FAULTS) and
+// that the testbench's checkers must catch. tb/rules/faults.py owns the codes (FAULTS) and
 // names them; tb/rtl/vta_tb_codes.vh, generated from it, defines them here as FAULT_<NAME>:
 //   1 aw-flip          flip bit FLIP_BIT of AWADDR (stray write)
 //   2 drop-wlast       drop WLAST (protocol: beat count / WLAST)
@@ -142,7 +142,7 @@ module vta_axi_fault #(
 );
     localparam [ADDR_W-1:0] FLIP = {{(ADDR_W-1){1'b0}}, 1'b1} << FLIP_BIT;
 
-    // the fault codes (FAULT_*), generated from tb/uvm/faults.py
+    // the fault codes (FAULT_*), generated from tb/rules/faults.py
 `include "vta_tb_codes.vh"
 
     wire f_flip    = tb_fault == FAULT_AW_FLIP;

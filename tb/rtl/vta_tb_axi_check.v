@@ -1,9 +1,9 @@
 `default_nettype none
-// Test-only AXI protocol checker of the fast testbench mode: the rules of tb/uvm/protocol.py
+// Test-only AXI protocol checker of the fast testbench mode: the rules of tb/uvm/checkers/protocol.py
 // (the full mode's Python checker) in the simulation, on one port. It latches the first
 // violation -- rule, channel, signal, cycle and two values -- which the testbench reads and
-// turns into the same message as the Python checker (tb/uvm/fast.py decodes the codes).
-// The codes are owned by tb/uvm/axi_codes.py (AXI_RULES, CHANNELS) and used here by the names
+// turns into the same message as the Python checker (tb/uvm/env/fast.py decodes the codes).
+// The codes are owned by tb/rules/axi_codes.py (AXI_RULES, CHANNELS) and used here by the names
 // tb/rtl/vta_tb_codes.vh, generated from it, gives them (AXI_RULE_<RULE>, AXI_CHAN_<CHANNEL>).
 //
 //   rule 1 x-on-handshake       valid or ready is X/Z (four-state simulators only)
@@ -85,7 +85,7 @@ module vta_tb_axi_check #(
 );
     localparam integer LB = $clog2(DW / 8);
 
-    // the rule and channel codes (AXI_RULE_*, AXI_CHAN_*), generated from tb/uvm/axi_codes.py
+    // the rule and channel codes (AXI_RULE_*, AXI_CHAN_*), generated from tb/rules/axi_codes.py
 `include "vta_tb_codes.vh"
     // the rules and their bookkeeping (shared with the formal top; this file only reports)
 `include "vta_axi_rules.vh"
@@ -120,7 +120,7 @@ module vta_tb_axi_check #(
         end
     endtask
 
-    // the waived findings: how many cycles had one, and the first (read by tb/uvm/fast.py
+    // the waived findings: how many cycles had one, and the first (read by tb/uvm/env/fast.py
     // through the hierarchy, so nothing in the design reads the first one's fields)
     reg [31:0] waived_n;
     /* verilator lint_off UNUSEDSIGNAL */

@@ -11,7 +11,7 @@
 //   later (so the next write can be presented before it); op 4 sync: complete once every
 //   posted write's response has arrived (`resp`: the worst of them, `rdata`: how many
 //   arrived since the last sync or write).
-// Write timing (tb/uvm/host.py: HostTiming), held between accesses:
+// Write timing (tb/uvm/agents/host.py: HostTiming), held between accesses:
 //   order  0 address and data together, 1 address first, 2 data first;
 //   lag    cycles the second of address and data waits after the first is accepted;
 //   bwait  cycles BREADY stays low once BVALID is up, and RREADY once RVALID is up (0: the

@@ -1,7 +1,7 @@
 `default_nettype none
 // Test-only observer of the AXI4-Lite control port's write timing, bound in
 // tb/rtl/vta_tb_top.v (both testbench modes): it counts how the host presented its writes,
-// so the host-timing flow (tb/uvm/hostvar.py) can check that each timing it asked for is
+// so the host-timing flow (tb/uvm/seq_lib/hostvar.py) can check that each timing it asked for is
 // the one the DUT got. Counts since reset:
 //   together   writes whose address and data were accepted in the same cycle
 //   aw_first   writes whose address was accepted before their data

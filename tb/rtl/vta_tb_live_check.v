@@ -3,7 +3,7 @@
 // tb/rtl/vta_tb_top.v (so it runs in both testbench modes). The final DRAM cannot show a
 // client that waited too long, an idle module that left its queue full, or a port that
 // kept more bursts in flight than the design says: this checker can. It latches the first
-// violation (rule, which client/queue/token, cycle, two values) for tb/uvm/liveness.py,
+// violation (rule, which client/queue/token, cycle, two values) for tb/rules/liveness.py,
 // which owns the rule codes (LIVE_RULES; here LIVE_RULE_<RULE> of tb/rtl/vta_tb_codes.vh).
 // The bounds come from the RTL (rtl/README.md, "Arbitration and liveness bounds"):
 //   rule 1 ar-unfair        a read client waited (ARVALID, no grant) through more than
@@ -107,7 +107,7 @@ module vta_tb_live_check #(
     output reg  [31:0]    wr_out_max,
     output reg  [31:0]    r_held_max     // longest run of cycles a read beat waited for RREADY
 );
-    // the rule codes (LIVE_RULE_*), generated from tb/uvm/liveness.py (LIVE_RULES)
+    // the rule codes (LIVE_RULE_*), generated from tb/rules/liveness.py (LIVE_RULES)
 `include "vta_tb_codes.vh"
     localparam [2:0] PH_IDLE = 3'd0, PH_POP = 3'd1, PH_PUSH = 3'd3;
     localparam [7:0] TD = TOKEN_DEPTH[7:0];

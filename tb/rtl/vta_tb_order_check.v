@@ -2,7 +2,7 @@
 // Test-only ordering checker, bound to vta_top's command queues, token counters, module
 // status words and AXI handshakes by tb/rtl/vta_tb_top.v (so it runs in both testbench
 // modes). It checks what a comparison of the final DRAM cannot see and latches the first
-// violation (rule, which queue or module, cycle, two values) for tb/uvm/ordering.py, which
+// violation (rule, which queue or module, cycle, two values) for tb/rules/ordering.py, which
 // owns the rule codes (ORDER_RULES; here ORDER_RULE_<RULE> of tb/rtl/vta_tb_codes.vh):
 //   rule 1 done-early     DONE rose while a write response or read data was outstanding
 //   rule 2 token-lost     a token counter differs from its pushes minus pops (which: L2C,
@@ -56,7 +56,7 @@ module vta_tb_order_check #(
     output reg  [2:0]  q_stalled,
     output reg  [127:0] tok_pushpop
 );
-    // the rule codes (ORDER_RULE_*), generated from tb/uvm/ordering.py (ORDER_RULES)
+    // the rule codes (ORDER_RULE_*), generated from tb/rules/ordering.py (ORDER_RULES)
 `include "vta_tb_codes.vh"
     localparam [7:0] TD = TOKEN_DEPTH[7:0];
     localparam [7:0] QD = CMD_DEPTH[7:0];

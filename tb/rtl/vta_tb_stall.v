@@ -1,7 +1,7 @@
 `default_nettype none
 // Test-only: the backpressure / response-latency generator of one channel of the fast
 // memory (vta_tb_mem.v). It has the intent of the cocotbext-axi pause generators of
-// tb/uvm/profiles.py, driven by a 32-bit xorshift generator seeded by the test (seed XOR
+// tb/plan/backpressure.py, driven by a 32-bit xorshift generator seeded by the test (seed XOR
 // SALT, one SALT per channel), so a run replays cycle for cycle:
 //   profile 0 none:   never stalls
 //   profile 1 light:  stalls on ~10 % of cycles, independently

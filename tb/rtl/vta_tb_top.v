@@ -4,7 +4,7 @@
 // AxLOCK/AxCACHE/AxPROT/AxQOS packed into m_axi_gmem_awattr/arattr for the protocol
 // checkers, which hold them to rtl/README.md's values) plus tb_fault; tb_fault = 0 is a plain
 // pass-through, so every test runs the real RTL through this one build.
-// With `VTA_TB_DUT defined (a DUT profile other than `vta`, tb/uvm/simbuild.py) the DUT is the
+// With `VTA_TB_DUT defined (a DUT profile other than `vta`, tb/launch/simbuild.py) the DUT is the
 // generated wrapper vta_dut (tb/duts/wrapper.py: vta_top's ports around a foreign design) with
 // ID_W-bit AXI IDs; the ordering and liveness checkers, bound to vta_top's internal nets, are
 // left out, and tb_beats counts the memory port's data beats (the watchdog's progress).
@@ -388,7 +388,7 @@ module vta_tb_top #(
 `endif
 
     // How the host presented its writes on the control port (tb/rtl/vta_tb_lite_watch.v),
-    // for the host-timing flow (tb/uvm/hostvar.py). Read through u_lite.*.
+    // for the host-timing flow (tb/uvm/seq_lib/hostvar.py). Read through u_lite.*.
     vta_tb_lite_watch u_lite (
         .clk(ap_clk), .rst_n(ap_rst_n),
         .awvalid(s_axi_control_awvalid), .awready(s_axi_control_awready),

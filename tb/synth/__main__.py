@@ -26,7 +26,7 @@ from models.config import ConfigError
 from models.spec import SHIPPED_CONFIGS
 from tb.duts.profile import DEFAULT_PROFILE
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth.cache import cache_key, cached
 from tb.synth.design import Design, DesignError, design, knob_message
 from tb.synth.report import document, table

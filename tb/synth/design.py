@@ -19,7 +19,7 @@ from models.spec import SHIPPED_CONFIGS
 from models.spec.configs import load_config
 from tb.duts.profile import DEFAULT_PROFILE, load
 from tb.duts.rtlports import Port, top_ports
-from tb.runner import RTL_DIR
+from tb.paths import RTL_DIR
 
 
 class DesignError(ValueError):

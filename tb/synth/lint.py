@@ -33,7 +33,7 @@ from typing import Any
 
 from models.config import ConfigError
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT, RTL_DIR
+from tb.paths import ROOT, RTL_DIR
 from tb.synth.design import rtl_design
 from tb.synth.script import STAGED, lint_script, stage_sources, staged_names
 from tb.synth.stat import module_name

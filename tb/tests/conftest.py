@@ -4,7 +4,7 @@ for one, leaves sys.path alone).
 
 It defines no fixtures and caches no simulator runs. A test module whose tests share one run
 holds it in a module-scoped fixture of its own (test_regress.py, for one); across modules only
-the simulator builds are reused: tb/uvm/simbuild.py keeps them under build/sim/ and remakes one
+the simulator builds are reused: tb/launch/simbuild.py keeps them under build/sim/ and remakes one
 only when a stamp of its inputs changes.
 """
 from __future__ import annotations

@@ -17,13 +17,13 @@ from collections import Counter
 
 from models.tests import test_bad_input as model_inputs
 from tb.breaks import BREAKS
-from tb.runner import ROOT, SIMS
+from tb.paths import ROOT, SIMS
+from tb.plan.testbench import MODES
 from tb.tests import test_bad_input as tb_inputs
 from tb.tests import test_duts as duts
 from tb.tests import test_gate as gate
 from tb.tests import test_uvm_negative as negative
 from tb.tests import test_uvm_watchdog as watchdog
-from tb.uvm.simbuild import MODES
 
 README = ROOT / "README.md"
 BEGIN, END = "<!-- robustness-table:begin -->", "<!-- robustness-table:end -->"

@@ -2,7 +2,7 @@
 a vector the testbench cannot run is instead one ERROR row naming why (exit 1), so that the
 other vectors of the run still run (tb/tests/test_uvm_cli.py runs one among good ones).
 
-The cases run the real commands (`make ...`, `python -m tb.uvm.run ...`, the benches and the
+The cases run the real commands (`make ...`, `python -m tb.run ...`, the benches and the
 coverage tools) with one bad argument, file or environment each; the table is counted in
 the README's robustness table (tb/tests/test_robustness_table.py). Nothing here simulates:
 every case must be refused before a simulator starts.
@@ -20,7 +20,7 @@ import pytest
 
 from models.tests.badinput import Case, check
 from models.vector import load_vector, save_vector
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 GEMM = ROOT / "vectors" / "gemm_basic"
 
@@ -45,7 +45,7 @@ def knob(name: str, value: str, rule: str) -> Case:
 
 
 def run(*args: str) -> tuple[str, ...]:
-    return ("python", "-m", "tb.uvm.run", "--sim", "icarus", *args)
+    return ("python", "-m", "tb.run", "--sim", "icarus", *args)
 
 
 def mutate(*args: str) -> tuple[str, ...]:
@@ -196,9 +196,9 @@ CASES = [
          ("python", "-m", "tb.regress", "--scheduler", "tcp://127.0.0.1:9", "--inline"),
          r"argument --inline: not allowed with argument --scheduler"),
     Case("testbench: bad argument", "bench-count-zero",
-         ("python", "-m", "tb.uvm.bench", "--count", "0"), r"argument --count: 0 must be 1 or more"),
+         ("python", "-m", "tb.bench.throughput", "--count", "0"), r"argument --count: 0 must be 1 or more"),
     Case("testbench: bad argument", "bench-program-unknown",
-         ("python", "-m", "tb.uvm.bench", "--programs", "gemm,fft"),
+         ("python", "-m", "tb.bench.throughput", "--programs", "gemm,fft"),
          r"argument --programs: unknown program\(s\) fft"),
     Case("testbench: bad argument", "bench-rtl-sim-unknown",
          ("python", "-m", "tb.bench_rtl", "--sim", "vcs"), r"argument --sim: invalid choice: 'vcs'"),

@@ -10,12 +10,12 @@ import re
 import pytest
 
 from tb.breaks import BREAKS, README, Break, Outcome, failed_jobs, readme_with_table, table
-from tb.runner import rtl_sources
+from tb.launch.launch import prepare_env, run_all
+from tb.launch.simbuild import DEFINES_VAR
+from tb.paths import rtl_sources
+from tb.plan.jobs import Job
+from tb.plan.registry import JobRequest, make_jobs
 from tb.tests.test_make import make
-from tb.uvm.jobs import Job
-from tb.uvm.launch import prepare_env, run_all
-from tb.uvm.registry import JobRequest, make_jobs
-from tb.uvm.simbuild import DEFINES_VAR
 
 
 def catching_jobs(brk: Break) -> list[tuple[str, Job]]:

@@ -1,5 +1,5 @@
-"""Failure signatures and buckets (tb/uvm/signature.py, tb/uvm/buckets.py), from records
-written in the test with the fields their checkers fill (tb/uvm/failure.py): the same bug on
+"""Failure signatures and buckets (tb/rules/signature.py, tb/triage/buckets.py), from records
+written in the test with the fields their checkers fill (tb/rules/failure.py): the same bug on
 other addresses, cycles and values is one signature, another rule or instruction form is
 another, and the message text plays no part; buckets count, pick the smallest program, and
 the HTML page escapes what the messages hold."""
@@ -9,12 +9,12 @@ import json
 from pathlib import Path
 
 from models.compare import CompareReport, Mismatch
-from tb.uvm.buckets import bucket_html, bucket_text, buckets, write_bucket_report
-from tb.uvm.failure import exception_rule
-from tb.uvm.jobs import Job
-from tb.uvm.saved import SavedFailure
-from tb.uvm.scoreboard import mismatch_fields, work_rule
-from tb.uvm.signature import Signature, form_of, signature
+from tb.plan.jobs import Job
+from tb.plan.saved import SavedFailure
+from tb.rules.failure import exception_rule
+from tb.rules.signature import Signature, form_of, signature
+from tb.triage.buckets import bucket_html, bucket_text, buckets, write_bucket_report
+from tb.uvm.checkers.scoreboard import mismatch_fields, work_rule
 
 SCOREBOARD = ("final DRAM differs from the expected images: FAIL: {n} of 260 bytes differ\n"
               "    {addr} element 38821 lane 0: expected 90 (0x5a), actual 1 (0x01); written by "
@@ -102,7 +102,7 @@ def test_buckets_count_and_name_the_smallest_program(tmp_path: Path) -> None:
     assert found[0].smallest["job"] == "s2"
     text = bucket_text(records)
     assert "4 failure(s) in 2 bucket(s)" in text and "smallest: icarus s2 (12 instructions)" in text
-    assert "reproduce: python -m tb.uvm.run --sim icarus --mode fast" in text
+    assert "reproduce: python -m tb.run --sim icarus --mode fast" in text
     assert bucket_text([records[-1]]) == ""
     out = write_bucket_report(records, tmp_path, "x-buckets.html")
     assert out.endswith(f"bucket report: {tmp_path / 'x-buckets.html'}")
@@ -113,7 +113,7 @@ def test_page_escapes_messages_and_reads_saved_figures(tmp_path: Path) -> None:
     saved = tmp_path / "saved"
     saved.mkdir()
     (saved / "manifest.json").write_text(json.dumps({"insn_count": 7}))
-    SavedFailure("icarus", "small", Job("j"), repro="python -m tb.uvm.run --vector <here>").write(saved)
+    SavedFailure("icarus", "small", Job("j"), repro="python -m tb.run --vector <here>").write(saved)
     r = record("register", "CTRL reads <script>alert(1)</script>", insns=None)
     r["saved"] = str(saved)
     page = bucket_html([r])

@@ -6,13 +6,13 @@ import numpy as np
 
 from models.progbuild import Program, as_bytes
 from models.vector import load_vector
-from tb.runner import ROOT
-from tb.uvm.buserr import SLVERR, BusErrorEvent
+from tb.paths import ROOT
+from tb.plan.backpressure import SLOWDOWN
+from tb.plan.bus_errors import SLVERR, BusErrorEvent
+from tb.plan.jobs import Job
+from tb.plan.negative_programs import deadlock_vector
+from tb.rules.watchdog import STALL_BASE
 from tb.uvm.context import JobContext
-from tb.uvm.jobs import Job
-from tb.uvm.negative_programs import deadlock_vector
-from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.watchdog import STALL_BASE
 
 GEMM = load_vector(ROOT / "vectors" / "gemm_basic")
 
@@ -61,7 +61,7 @@ def test_a_bus_only_dut_gets_a_stall_window_over_its_longest_compute_run() -> No
     """A foreign DUT shows progress only as bus beats: between two instructions that move
     bytes it may legally compute for as long as the run of GEMMs and ALUs there takes.
     The run between the LOAD WGT and the STORE is two GEMMs of 1 micro-op x 60 x 50
-    iterations, 2 x (2 x 3000 + 16) cycles of loop cost (tb/uvm/watchdog.py); the window is
+    iterations, 2 x (2 x 3000 + 16) cycles of loop cost (tb/rules/watchdog.py); the window is
     4096 plus twice the run. rtl/ counts micro-ops, so its window stays 4096."""
     p = Program(GEMM.config)
     inp = p.alloc("inp", 1, as_bytes(np.ones((1, 1, 4), dtype=np.int8), np.int8))

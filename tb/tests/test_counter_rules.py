@@ -1,4 +1,4 @@
-"""tb/uvm/counter_rules.py on counters written by hand for vectors/gemm_basic.
+"""tb/rules/counter_rules.py on counters written by hand for vectors/gemm_basic.
 
 gemm_basic (small configuration, PIPE_STAGES 2: n + 4 cycles an instruction, 8-byte bus):
 GEMMs of 6, 12 and 18 micro-ops, so GEMM_EXEC = 10 + 16 + 22 = 48; ALUs (no MUL) of 18
@@ -16,7 +16,7 @@ import pytest
 
 from models.predict import Prediction, predict
 from models.vector import load_vector
-from tb.uvm.counter_rules import violations
+from tb.rules.counter_rules import violations
 
 VECTOR = Path(__file__).resolve().parents[2] / "vectors" / "gemm_basic"
 CYCLES = 200

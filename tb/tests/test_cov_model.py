@@ -11,9 +11,9 @@ from models.spec import module_of
 from models.spec.configs import load_config
 from models.stats import program_of
 from tb.cov import steer
+from tb.uvm.agents.txn import AxiBurst, AxiLiteAccess, InsnEvent
 from tb.uvm.cov.model import CovModel
 from tb.uvm.cov.points import CycleSample
-from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
 
 CFG = load_config("small")
 

@@ -1,11 +1,11 @@
-"""The DUT's assertion messages as findings (tb/uvm/dutlog.py), on log text written here in
+"""The DUT's assertion messages as findings (tb/uvm/checkers/dutlog.py), on log text written here in
 the netlist's format: only what a job added counts, the first message names the finding,
 and each message is reported once."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from tb.uvm.dutlog import DutLog
+from tb.uvm.checkers.dutlog import DutLog
 
 FETCH = ("Assertion failed: -F- Fetch: Unknown instruction type\n"
          "    at FetchVME64.scala:161 assert(!(inst_q.io.deq.valid & state === sDrain) || dec.io.isLoad,\n")

@@ -19,8 +19,8 @@ from tb.duts import wrapper
 from tb.duts.differences import DIFFERENCES
 from tb.duts.rtlports import top_ports
 from tb.duts.signals import HOST_PREFIX, INTERFACES, MEMORY_PREFIX, VTA_ADDR_WIDTH, VTA_ID_WIDTH
-from tb.runner import ROOT, rtl_sources, sim_env
-from tb.uvm import regs
+from tb.paths import ROOT, rtl_sources, sim_env
+from tb.rules import regs
 
 NETLIST = ROOT / "../shared/upstream-vta/VTAShell.v"
 NETLIST_MISSING = ("../shared/upstream-vta/VTAShell.v (the upstream Chisel netlist) is missing: "
@@ -443,7 +443,7 @@ def test_a_build_is_shared_by_one_design_and_only_by_it(tmp_path):
     stamp included; a profile whose wrapper differs (another tie-off) gets its own directory.
     A shared directory with a different stamp was rebuilt under a running simulation (CI, two
     workers: the upstream profile and a copy of it)."""
-    from tb.uvm.simbuild import _digest, build_dir
+    from tb.launch.simbuild import _digest, build_dir
 
     first = write_toy(tmp_path)
     same = tmp_path / "copy.yaml"

@@ -1,6 +1,6 @@
 """Facts are written once (ARCHITECTURE.md): the module names and token queues in
-models/spec/tokens.py, the simulators in tb/runner.py, the testbench modes in
-tb/uvm/simbuild.py (its TOPLEVELS), the restart limit and the poll gap each in one module.
+models/spec/tokens.py, the simulators in tb/paths.py, the testbench modes in
+tb/plan/testbench.py (its TOPLEVELS), the restart limit and the poll gap each in one module.
 Everyone else imports them; a second literal copy fails here."""
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from models.spec import MODULES, TOKEN_QUEUES
-from tb.runner import ROOT, SIMS
-from tb.uvm import simbuild
+from tb.launch import simbuild
+from tb.paths import ROOT, SIMS
+from tb.plan import testbench
 
 #: fact -> (its value, the one file that writes it as a literal, or None: derived only)
 LITERALS = {"modules": (MODULES, "models/spec/tokens.py"), "token queues": (TOKEN_QUEUES, None),
-            "simulators": (SIMS, "tb/runner.py"), "testbench modes": (simbuild.MODES, None)}
+            "simulators": (SIMS, "tb/paths.py"), "testbench modes": (testbench.MODES, None)}
 #: constants that one module defines and the others import
-OWNED_NAMES = {"MAX_RESTARTS": "tb/uvm/session.py", "POLL_GAP": "tb/uvm/watch.py"}
+OWNED_NAMES = {"MAX_RESTARTS": "tb/launch/session.py", "POLL_GAP": "tb/uvm/env/watch.py"}
 
 
 def sources() -> list[Path]:

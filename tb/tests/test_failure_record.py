@@ -1,4 +1,4 @@
-"""Failures as data (tb/uvm/failure.py, tb/uvm/saved.py): the record every checker fills
+"""Failures as data (tb/rules/failure.py, tb/plan/saved.py): the record every checker fills
 round-trips through JSON, a malformed one is one line naming the field, the in-simulation
 checkers' findings carry their rule and module, and the saved failure (tb_uvm.json) is one
 typed record that is written and read back unchanged, with the mode a field."""
@@ -12,13 +12,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from tb.runner import ROOT
-from tb.uvm.failure import KINDS, NONE, Failure, FailureError, form_of, shape
-from tb.uvm.jobs import Job, Results
-from tb.uvm.liveness import LIVE_RULES, live_findings
-from tb.uvm.ordering import ORDER_RULES, order_findings
-from tb.uvm.saved import SAVED_FILE, SavedError, SavedFailure
-from tb.uvm.signature import Signature, signature
+from tb.paths import ROOT
+from tb.plan.jobs import Job, Results
+from tb.plan.saved import SAVED_FILE, SavedError, SavedFailure
+from tb.rules.failure import KINDS, NONE, Failure, FailureError, form_of, shape
+from tb.rules.liveness import LIVE_RULES, live_findings
+from tb.rules.ordering import ORDER_RULES, order_findings
+from tb.rules.signature import Signature, signature
 
 
 def handles(**values: int) -> SimpleNamespace:
@@ -87,7 +87,7 @@ def test_results_file_failures_are_records(tmp_path: Path) -> None:
 
 def saved(**changes: object) -> SavedFailure:
     record = SavedFailure("icarus", "small", Job("random-s5-heavy", seed=5, profile="heavy"), "fast",
-                          "vta", "python -m tb.uvm.run --sim icarus --mode fast --vector x",
+                          "vta", "python -m tb.run --sim icarus --mode fast --vector x",
                           [Failure("scoreboard", "final DRAM differs", 120, rule="out-mismatch",
                                    module="store", form="STORE OUT")])
     for key, value in changes.items():
@@ -113,7 +113,7 @@ def test_a_saved_record_without_mode_reads_by_the_documented_rule(tmp_path: Path
     del raw["mode"], raw["dut"]
     path.write_text(json.dumps(raw))
     assert (SavedFailure.read(tmp_path).mode, SavedFailure.read(tmp_path).dut) == ("fast", "vta")
-    path.write_text(json.dumps({**raw, "repro": "python -m tb.uvm.run --sim icarus --vector x"}))
+    path.write_text(json.dumps({**raw, "repro": "python -m tb.run --sim icarus --vector x"}))
     assert SavedFailure.read(tmp_path).mode == "full"
 
 
@@ -143,6 +143,7 @@ def test_a_malformed_saved_record_is_one_line(tmp_path: Path, change: object, te
 def test_no_cocotb_below_the_simulator() -> None:
     """The record, the saved failure, the signature and the jobs load without cocotb: the
     launcher, triage and the regression use them outside the simulator."""
-    code = ("import sys, tb.uvm.failure, tb.uvm.saved, tb.uvm.signature, tb.uvm.jobs, tb.uvm.buckets; "
+    code = ("import sys, tb.rules.failure, tb.plan.saved, tb.rules.signature, tb.plan.jobs, "
+            "tb.triage.buckets; "
             "sys.exit(any(m.split('.')[0] in ('cocotb', 'pyuvm') for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT).returncode == 0

@@ -1,4 +1,4 @@
-"""The fast memory's files (tb/uvm/fastmem.py) for an image that covers part of a page.
+"""The fast memory's files (tb/uvm/agents/fastmem.py) for an image that covers part of a page.
 
 DRAM outside every init image reads as 0 (spec section 6). The fast memory gets there in
 two steps: the RTL's `load` clears every physical page the job maps, then $readmemh writes
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from models.dram import Dram
-from tb.uvm.fastmem import ALLOW_FILE, DIR_FILE, MEM_FILE, MemoryImage
+from tb.uvm.agents.fastmem import ALLOW_FILE, DIR_FILE, MEM_FILE, MemoryImage
 
 LOG_PAGES = 9  # the fast bench's default: 512 physical pages
 

@@ -20,7 +20,7 @@ from tb.formal.jobs import FormalJob, jobs
 from tb.formal.negatives import NEGATIVES, Negative
 from tb.formal.sby import run_job
 from tb.formal.tools import formal_env
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.tests.test_make import make
 
 QUICK = [j for j in jobs() if j.quick]

@@ -19,10 +19,10 @@ from models.vector import load_vector
 from tb.formal import cli
 from tb.formal.cex import CexError, Waves, main, translate, write_vcd
 from tb.formal.sby import Check, JobResult
-from tb.runner import ROOT
-from tb.uvm.makers import vector_jobs
-from tb.uvm.pytest_support import run
-from tb.uvm.simbuild import DEFINES_VAR
+from tb.launch.pytest_support import run
+from tb.launch.simbuild import DEFINES_VAR
+from tb.paths import ROOT
+from tb.plan.makers import vector_jobs
 
 RECORDED = ROOT / "tb" / "tests" / "data" / "formal_top_4k"
 DEFINE = "VTA_TEST_BREAK_4K_DISTANCE"

@@ -14,8 +14,8 @@ import pytest
 
 from tb.formal.jobs import select
 from tb.formal.sby import sby_text, sources
-from tb.runner import ROOT
-from tb.uvm import hdl_codes
+from tb.paths import ROOT
+from tb.rules import hdl_codes
 
 TB_RTL = ROOT / "tb" / "rtl"
 RULES = TB_RTL / "vta_axi_rules.vh"

@@ -19,7 +19,7 @@ import yaml
 from models.config import DEFAULTS
 from models.spec import SHIPPED_CONFIGS
 from models.spec.configs import load_config
-from tb.runner import ROOT, RTL_DIR, rtl_headers, rtl_sources, sim_env
+from tb.paths import ROOT, RTL_DIR, rtl_headers, rtl_sources, sim_env
 
 CORE = ROOT / "rtl" / "vta.core"
 VLNV = "vta:rtl:vta_top"

@@ -28,17 +28,17 @@ from tb.duts.probes import PROBE_CHECKS
 from tb.duts.schema import ProfileError
 from tb.gate.profile import TB_TOP, declared, net_fate, not_checked, probe_nets, probe_reason, profile_yaml
 from tb.gate.scripts import BROKEN_NET, netlist_script, scripts
-from tb.runner import ROOT
+from tb.paths import ROOT
+from tb.plan import dutmap
+from tb.plan.applicable import job_reasons
+from tb.plan.claims import view
+from tb.plan.jobs import Job
+from tb.plan.registry import JobRequest, make_jobs
 from tb.synth.yosys import YosysError, run_yosys
-from tb.uvm import dutmap
-from tb.uvm.applicable import job_reasons
-from tb.uvm.claims import view
-from tb.uvm.jobs import Job
-from tb.uvm.registry import JobRequest, make_jobs
 
 README = (ROOT / "README.md").read_text()
 #: README's smoke and broken-synthesis commands, as written there (tb/tests runs them as is).
-SMOKE = (".venv/bin/python -m tb.uvm.run --sim icarus --dut netlist:small:techmap "
+SMOKE = (".venv/bin/python -m tb.run --sim icarus --dut netlist:small:techmap "
          "--vector vectors/gemm_basic vectors/alu_add vectors/load_acc_store")
 BROKEN = SMOKE.replace("netlist:small:techmap", "netlist:small:broken")
 #: README's command that builds the smoke's netlist alone (a figure's command run here: cheap,
@@ -269,7 +269,7 @@ def test_a_netlist_from_a_broken_synthesis_fails_the_smoke_vectors() -> None:
     for job in SMOKE_JOBS:
         assert re.search(rf"^icarus\s+{job}\s+small\s+none\s+1\s+FAIL \(scoreboard\)", out, re.M), out[-3000:]
         assert f"FAILED icarus {job}: [scoreboard] final DRAM differs from the expected images" in out
-        assert (f"reproduce: python -m tb.uvm.run --sim icarus --mode fast --dut netlist:small:broken "
+        assert (f"reproduce: python -m tb.run --sim icarus --mode fast --dut netlist:small:broken "
                 f"--vector build/failures/icarus-fast-netlist_small_broken-{job}") in out
     assert "0 passed, 3 failed" in out and "Failure buckets: 3 failure(s)" in out
 

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb.runner import BUILD_ROOT, RTL_DIR, rtl_headers, sim_env
-from tb.uvm.plain_bench import VERILATOR_MAKEFLAGS
+from tb.bench.plain import VERILATOR_MAKEFLAGS
+from tb.paths import BUILD_ROOT, RTL_DIR, rtl_headers, sim_env
 
 INP_W = WGT_W = 8
 S = INP_W + WGT_W                       # the design's shift (PK_S)

@@ -1,11 +1,11 @@
 """The host's write timings and the expectations the host-timing flow derives from them
-(tb/uvm/host.py, tb/uvm/hostvar.py); nothing here simulates."""
+(tb/uvm/agents/host.py, tb/uvm/seq_lib/hostvar.py); nothing here simulates."""
 from __future__ import annotations
 
 import pytest
 
-from tb.uvm.host import DEFAULT_TIMING, MAX_WAIT, ORDERS, HostTiming, WordWrite, word_write
-from tb.uvm.hostvar import STROBE_MASKS, merged, timing_problem, variants
+from tb.uvm.agents.host import DEFAULT_TIMING, MAX_WAIT, ORDERS, HostTiming, WordWrite, word_write
+from tb.uvm.seq_lib.hostvar import STROBE_MASKS, merged, timing_problem, variants
 
 
 def test_word_write_places_bytes_and_strobes_in_their_lanes() -> None:

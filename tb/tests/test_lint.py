@@ -13,7 +13,7 @@ from models.config import VtaConfig
 from models.spec import SHIPPED_CONFIGS
 from models.spec.configs import load_config
 from tb.breaks import BREAKS
-from tb.runner import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
+from tb.paths import ROOT, RTL_DIR, VERILATOR_ROOT, rtl_sources, sim_env
 
 #: configurations beyond the shipped ones that stress the parameterization
 EXTRA_CONFIGS = {

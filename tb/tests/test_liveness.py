@@ -3,7 +3,7 @@
 
 On its own, each rule must fire on a stimulus that breaks it, and a stimulus that reaches
 every bound without breaking one must stay quiet. On the RTL, the flows contention, padding
-and b-bound of ``make sim`` (tb/uvm/flow_jobs.py, tb/uvm/reach.py; launched by
+and b-bound of ``make sim`` (tb/plan/flow_jobs.py, tb/rules/reach.py; launched by
 tb/tests/test_rtl_flows.py) reach the round robin's bound, the port's limits, the padding's
 hold of the R channel and the bound of write bursts awaiting B, with the checker silent.
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT
-from tb.uvm.liveness import LIVE_RULES
+from tb.paths import ROOT
+from tb.rules.liveness import LIVE_RULES
 
 CHECKER = ROOT / "tb" / "rtl" / "vta_tb_live_check.v"
 STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_live_check_tb.v"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tb.cov.report import TARGETS
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.tests.test_rerun import first_cycle, make_failure
 
 #: keys of build/coverage/summary.json that tb/cov/README.md documents.

@@ -23,7 +23,7 @@ from tb.mutate.operators import OPERATORS
 from tb.mutate.sample import SampleError, allocate, pick, restrict, sample
 from tb.mutate.sites import Site, find_sites
 from tb.mutate.source import load
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 SNIPPET = """\
 `default_nettype none
@@ -278,8 +278,8 @@ def test_rtl_directory_override_keys_the_build_directory(tmp_path: Path) -> None
     copy.mkdir()
     for p in (ROOT / "rtl").glob("*.v*"):
         (copy / p.name).write_bytes(p.read_bytes())
-    code = ("from models.spec.configs import load_config; from tb.uvm.simbuild import build_dir, sources; "
-            "from tb.runner import RTL_DIR; print(RTL_DIR); "
+    code = ("from models.spec.configs import load_config; from tb.launch.simbuild import build_dir, sources; "
+            "from tb.paths import RTL_DIR; print(RTL_DIR); "
             "print(build_dir('icarus', load_config('default'), False, 'fast').name); "
             "print(sources()[0].parent)")
 

@@ -12,7 +12,7 @@ import pytest
 from tb.formal.jobs import jobs_touching
 from tb.mutate.compare import compare
 from tb.mutate.testsets import FORMAL, stages
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.tests.test_make import make
 
 

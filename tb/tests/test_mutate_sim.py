@@ -32,7 +32,7 @@ import pytest
 
 from tb.mutate.sites import file_sites
 from tb.mutate.source import load
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 #: The sample's mutants by what they change: (file, operator, the text its line starts with,
 #: original, replacement), so each is found wherever its line now is.

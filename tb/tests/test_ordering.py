@@ -1,7 +1,7 @@
 """The ordering checks that comparing the final DRAM cannot do (tb/rtl/vta_tb_order_check.v).
 
 On its own, each rule must fire on a stimulus that breaks it and stay quiet on one that
-does not. On the RTL, the flows capacity and push-pop of ``make sim`` (tb/uvm/flow_jobs.py,
+does not. On the RTL, the flows capacity and push-pop of ``make sim`` (tb/plan/flow_jobs.py,
 launched by tb/tests/test_rtl_flows.py) drive every token counter and command queue to
 full capacity and meet pops with pushes at every count, with the checker silent.
 """
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT
-from tb.uvm.ordering import ORDER_RULES
+from tb.paths import ROOT
+from tb.rules.ordering import ORDER_RULES
 
 CHECKER = ROOT / "tb" / "rtl" / "vta_tb_order_check.v"
 STIMULUS = ROOT / "tb" / "rtl" / "bench" / "vta_tb_order_check_tb.v"
 #: scenario -> (latched, rule, which) the checker must show (vta_tb_order_check.v's codes)
-#: (the rule's code from tb/uvm/ordering.py's ORDER_RULES, which the checker includes through
+#: (the rule's code from tb/rules/ordering.py's ORDER_RULES, which the checker includes through
 #: the generated tb/rtl/vta_tb_codes.vh)
 WHICH = {"done-early": 0, "token-lost": 2, "early-exec": 1, "queue-lost": 2, "over-capacity": 2}
 SCENARIOS = {"clean": ("0", "x", "x"),

@@ -6,9 +6,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from tb.uvm.failure import Failure
-from tb.uvm.protocol import ATTRIBUTES, AxiProtocolChecker, attributes_text
-from tb.uvm.sampler import ChannelSample, Value
+from tb.rules.failure import Failure
+from tb.uvm.agents.sampler import ChannelSample, Value
+from tb.uvm.checkers.protocol import ATTRIBUTES, AxiProtocolChecker, attributes_text
 
 IDLE = ChannelSample("0", "1")
 

@@ -12,13 +12,13 @@ import pytest
 from models.gen import generate
 from models.spec.configs import load_config
 from models.vector import save_vector
-from tb.runner import ROOT
-from tb.uvm.jobs import Job, random_config
-from tb.uvm.launch import print_failures, repro_command
-from tb.uvm.makers import UsageError, random_jobs, resolve_random, vector_jobs
-from tb.uvm.pytest_support import run
-from tb.uvm.run import choose_jobs, parse_args
-from tb.uvm.summary import summary_table
+from tb.launch.launch import print_failures, repro_command
+from tb.launch.pytest_support import run
+from tb.launch.summary import summary_table
+from tb.paths import ROOT
+from tb.plan.jobs import Job, random_config
+from tb.plan.makers import UsageError, random_jobs, resolve_random, vector_jobs
+from tb.run import choose_jobs, parse_args
 
 #: A run seed whose pool of two holds small GEMM cores (4x4 and 4x4x4): quick builds.
 RUN_SEED = 5

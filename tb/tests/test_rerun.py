@@ -1,4 +1,4 @@
-"""`python -m tb.uvm.rerun DIR [--waves]` (`make rerun`): a saved failure rerun with waves
+"""`python -m tb.triage.rerun DIR [--waves]` (`make rerun`): a saved failure rerun with waves
 prints a waveform file that exists and the same first-error cycle as the failure's record;
 a failure that no longer happens exits 1; a directory that is not a saved failure is a
 one-line error naming it (exit 2).
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT
-from tb.uvm.rerun import main
+from tb.paths import ROOT
+from tb.triage.rerun import main
 
 #: counter-skew makes GEMM_UOPS read one too many; on gemm_basic the counter checker fires.
 FAULT, VECTOR = "counter-skew", "vectors/gemm_basic"
-SAVED = "icarus-fast-vec-gemm_basic-none"  # tb/uvm/vseq.py failure_dir of that job
+SAVED = "icarus-fast-vec-gemm_basic-none"  # tb/uvm/seq_lib/vseq.py failure_dir of that job
 
 
 def python(*args: str, failures: Path) -> subprocess.CompletedProcess[str]:
@@ -33,7 +33,7 @@ def python(*args: str, failures: Path) -> subprocess.CompletedProcess[str]:
 
 def make_failure(tmp_path: Path) -> Path:
     """Run one faulty job; the directory its failure was saved in."""
-    proc = python("tb.uvm.run", "--sim", "icarus", "--vector", VECTOR, "--fault", FAULT,
+    proc = python("tb.run", "--sim", "icarus", "--vector", VECTOR, "--fault", FAULT,
                   failures=tmp_path / "failures")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     saved = tmp_path / "failures" / SAVED
@@ -48,7 +48,7 @@ def first_cycle(saved: Path) -> int:
 @pytest.mark.sim
 def test_rerun_with_waves_prints_the_waveform_and_the_recorded_cycle(tmp_path: Path) -> None:
     saved = make_failure(tmp_path)
-    proc = python("tb.uvm.rerun", str(saved), "--waves", failures=tmp_path / "rerun")
+    proc = python("tb.triage.rerun", str(saved), "--waves", failures=tmp_path / "rerun")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
     assert f"fault {FAULT}" in out and "mode fast" in out, out
@@ -71,7 +71,7 @@ def test_a_failure_that_no_longer_happens_exits_1(tmp_path: Path) -> None:
     record = json.loads(side.read_text())
     record["job"]["fault"] = "none"  # as if the bug had been fixed since
     side.write_text(json.dumps(record))
-    proc = python("tb.uvm.rerun", str(saved), failures=tmp_path / "rerun")
+    proc = python("tb.triage.rerun", str(saved), failures=tmp_path / "rerun")
     assert proc.returncode == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "first error: none: the job passed this time" in proc.stdout
     assert "waveform:" not in proc.stdout
@@ -81,7 +81,7 @@ def test_a_failure_that_no_longer_happens_exits_1(tmp_path: Path) -> None:
 def test_a_flow_failure_reruns_its_flow(tmp_path: Path) -> None:
     """A flow saves no program: its job reruns as recorded, on the recorded configuration."""
     saved = write_saved(tmp_path / "icarus-fast-regmap")
-    proc = python("tb.uvm.rerun", str(saved), failures=tmp_path / "rerun")
+    proc = python("tb.triage.rerun", str(saved), failures=tmp_path / "rerun")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out[-3000:]  # the register map is right: nothing reproduces
     assert "rerun: icarus, mode fast, configuration small, job regmap-repro" in out, out
@@ -93,7 +93,7 @@ def write_saved(d: Path, **changes: object) -> Path:
     d.mkdir(parents=True, exist_ok=True)
     record: dict[str, object] = {
         "sim": "icarus", "config": "small", "job": {"name": "regmap", "mode": "regmap"},
-        "repro": "python -m tb.uvm.run --sim icarus --mode fast --config small --test regmap",
+        "repro": "python -m tb.run --sim icarus --mode fast --config small --test regmap",
         "failures": [{"kind": "register", "message": "m", "cycle": 12}]}
     record.update(changes)
     (d / "tb_uvm.json").write_text(json.dumps(record))

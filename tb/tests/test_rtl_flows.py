@@ -1,6 +1,6 @@
-"""The RTL flows of ``make sim`` that run programs of their own (tb/uvm/flow_jobs.py, the
+"""The RTL flows of ``make sim`` that run programs of their own (tb/plan/flow_jobs.py, the
 registry's entries launched from here) pass on the real RTL on both simulators and in both
-testbench modes, each reaching what it exists to test (tb/uvm/reach.py). That each one
+testbench modes, each reaching what it exists to test (tb/rules/reach.py). That each one
 catches its class of bug is tb/tests/test_breaks.py's; what a flow asserts is in the flow,
 so ``make sim TEST=NAME`` and this test judge alike.
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from tb.uvm.api import explain
-from tb.uvm.jobs import Job
-from tb.uvm.pytest_support import run
-from tb.uvm.registry import ENTRIES, FLOW_CONFIG, JobRequest, make_jobs
+from tb.launch.api import explain
+from tb.launch.pytest_support import run
+from tb.plan.jobs import Job
+from tb.plan.registry import ENTRIES, FLOW_CONFIG, JobRequest, make_jobs
 
 FLOWS = tuple(e.name for e in ENTRIES if e.launcher == "tb/tests/test_rtl_flows.py")
 

@@ -13,7 +13,7 @@ from models import hdl_isa
 from models.config import ConfigError, VtaConfig
 from models.isa import FIELDS, layout
 from models.spec.configs import load_config
-from tb.runner import RTL_DIR
+from tb.paths import RTL_DIR
 
 #: LOG_BLOCK 1..5 with small buffers (LOG_BATCH varied too).
 SMALL_BLOCKS = {f"block{1 << b}_batch{1 << (b % 3)}": {

@@ -1,4 +1,4 @@
-"""RTL runs of the programs in tb/sweep_programs.py through the pyuvm testbench (tb/uvm/api.py):
+"""RTL runs of the programs in tb/sweep_programs.py through the pyuvm testbench (tb/launch/api.py):
 ``make sim``'s sweep flow (every instruction form, odd bases, degenerate shapes, with and
 without backpressure, expectations from the golden model) on nine configurations, and the
 functional check of the performance programs and counters."""
@@ -13,10 +13,10 @@ from models.predict import predict
 from models.spec import SHIPPED_CONFIGS as SHIPPED
 from models.spec.configs import load_config
 from tb import sweep_programs as P
+from tb.launch.api import explain, run_jobs
+from tb.plan.flow_jobs import SWEEP_PROFILES
+from tb.plan.registry import JobRequest, make_jobs
 from tb.tests.test_lint import EXTRA_CONFIGS
-from tb.uvm.api import explain, run_jobs
-from tb.uvm.flow_jobs import SWEEP_PROFILES
-from tb.uvm.registry import JobRequest, make_jobs
 
 SWEEP = sorted(EXTRA_CONFIGS) + list(SHIPPED)
 #: (configuration, simulator) pairs of the sweep: Icarus simulates every configuration;
@@ -39,7 +39,7 @@ def config_file(name: str, root: Path) -> str:
 @pytest.mark.sim
 @pytest.mark.parametrize("name, sim", SWEEP_RUNS)
 def test_config_sweep(name: str, sim: str, tmp_path: Path) -> None:
-    """``make sim TEST=sweep CONFIG=...`` (tb/uvm/flow_jobs.py) on every configuration."""
+    """``make sim TEST=sweep CONFIG=...`` (tb/plan/flow_jobs.py) on every configuration."""
     config = config_file(name, tmp_path)
     jobs = make_jobs("sweep", JobRequest(sim, config=config, seed=5))
     results = run_jobs(sim, config, [job for _, job in jobs], mode="full")

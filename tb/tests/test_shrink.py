@@ -1,4 +1,4 @@
-"""The shrinker (tb/uvm/shrink.py) and its program edits (tb/uvm/progedit.py).
+"""The shrinker (tb/triage/shrink.py) and its program edits (tb/triage/progedit.py).
 
 Without a simulator: every edit the shrinker makes keeps a program well-formed or is
 rejected, the data trim keeps the model's result, and bad input is a one-line error.
@@ -22,12 +22,12 @@ import pytest
 from models.checker import check_vector
 from models.gen import generate
 from models.spec.configs import load_config
-from tb.runner import ROOT
-from tb.uvm.progedit import Program, apply_edits, candidate, drop, field_edits, partners, trim
-from tb.uvm.shrink import main
-from tb.uvm.shrinkdemo import BREAK
-from tb.uvm.signature import signature
-from tb.uvm.simbuild import DEFINES_VAR, BuildError, rtl_defines
+from tb.launch.simbuild import DEFINES_VAR, BuildError, rtl_defines
+from tb.paths import ROOT
+from tb.rules.signature import signature
+from tb.triage.progedit import Program, apply_edits, candidate, drop, field_edits, partners, trim
+from tb.triage.shrink import main
+from tb.triage.shrinkdemo import BREAK
 
 MAX_INSNS = 6
 
@@ -79,7 +79,7 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     flow = tmp_path / "flow"
     flow.mkdir()
     (flow / "tb_uvm.json").write_text(json.dumps({
-        "sim": "icarus", "config": "small", "repro": "python -m tb.uvm.run --sim icarus --mode fast",
+        "sim": "icarus", "config": "small", "repro": "python -m tb.run --sim icarus --mode fast",
         "job": {"name": "regmap", "mode": "regmap"}, "failures": []}))
     one_line_error(capsys, [str(flow)], str(flow), "holds no program")
 
@@ -90,7 +90,7 @@ def test_shrinks_a_broken_alu_max_failure(tmp_path: Path, monkeypatch: pytest.Mo
     failures = tmp_path / "failures"
     env = dict(os.environ, VTA_FAILURES_DIR=str(failures))
     env.pop(DEFINES_VAR, None)
-    proc = subprocess.run([sys.executable, "-m", "tb.uvm.shrink", "--demo"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "-m", "tb.triage.shrink", "--demo"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "[shrink] drop instructions" in proc.stdout  # progress per step
@@ -107,7 +107,7 @@ def test_shrinks_a_broken_alu_max_failure(tmp_path: Path, monkeypatch: pytest.Mo
     def rerun(defines: str) -> subprocess.CompletedProcess[str]:
         again = dict(env, VTA_FAILURES_DIR=str(tmp_path / f"again{len(defines)}"))
         again.update({DEFINES_VAR: defines} if defines else {})
-        return subprocess.run([sys.executable, "-m", "tb.uvm.run", "--vector", str(shrunk)],
+        return subprocess.run([sys.executable, "-m", "tb.run", "--vector", str(shrunk)],
                               cwd=ROOT, env=again, capture_output=True, text=True, timeout=600)
 
     broken = rerun(BREAK)

@@ -1,11 +1,11 @@
-"""tb/uvm/status_probe.py on status words written by hand from rtl/README.md's register map:
+"""tb/uvm/seq_lib/status_probe.py on status words written by hand from rtl/README.md's register map:
 [0] busy, [3:1] phase, [6:4] opcode, [9:7] memory type (ALU: ALU opcode)."""
 from __future__ import annotations
 
 from typing import Any
 
 from models.isa import AluOp, MemType, Opcode
-from tb.uvm.status_probe import status_problem
+from tb.uvm.seq_lib.status_probe import status_problem
 
 #: 0 LOAD INP (load), 1 GEMM, 2 ALU MAX, 3 ALU SHR (compute), 4 STORE OUT (store), 5 FINISH.
 PROGRAM: list[dict[str, Any] | None] = [

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import tb.synth.__main__ as synth_cli
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth.lint import BRAM_MIN_BITS, Locator, lint, memories
 from tb.synth.parts import PARTS, fit_lines, parts_of
 from tb.synth.report import document, table

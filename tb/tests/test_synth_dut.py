@@ -23,7 +23,7 @@ import pytest
 
 import tb.synth.__main__ as synth_cli
 import tb.timing.__main__ as timing_cli
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth.design import design
 from tb.synth.report import document
 from tb.synth.script import synthesizable

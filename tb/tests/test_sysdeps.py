@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.sysdeps import TOOLS
 
 SCRIPT = ROOT / "tb" / "sysdeps.py"

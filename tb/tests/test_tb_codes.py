@@ -1,5 +1,5 @@
 """tb/rtl/vta_tb_codes.vh, the codes the test-only Verilog shares with the testbench's Python,
-is what tb/uvm/hdl_codes.py generates from their owners (tb/uvm/faults.py, axi_codes.py,
+is what tb/rules/hdl_codes.py generates from their owners (tb/rules/faults.py, axi_codes.py,
 ordering.py, liveness.py), and the Verilog uses its names, not the numbers."""
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT
-from tb.uvm import hdl_codes
-from tb.uvm.axi_codes import AXI_RULES, CHANNELS
-from tb.uvm.faults import FAULTS
-from tb.uvm.liveness import LIVE_RULES
-from tb.uvm.ordering import ORDER_RULES
+from tb.paths import ROOT
+from tb.rules import hdl_codes
+from tb.rules.axi_codes import AXI_RULES, CHANNELS
+from tb.rules.faults import FAULTS
+from tb.rules.liveness import LIVE_RULES
+from tb.rules.ordering import ORDER_RULES
 
 TB_RTL = ROOT / "tb" / "rtl"
 #: each user of the header, and the group of names it must use every one of

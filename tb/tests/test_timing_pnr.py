@@ -23,7 +23,7 @@ import pytest
 
 import tb.timing.__main__ as timing_cli
 from tb.duts.profile import DEFAULT_PROFILE, load
-from tb.runner import ROOT, rtl_sources, sim_env
+from tb.paths import ROOT, rtl_sources, sim_env
 from tb.synth.progress import Phases, follow
 from tb.timing import netlist as netlist_mod
 from tb.timing.knobs import KnobError, parse_freq, parse_seed

@@ -16,7 +16,7 @@ from models.spec.configs import load_config
 from models.timing import estimate_vector
 from models.vector import Vector, save_vector
 from tb import sweep_programs as P
-from tb.uvm.api import explain, program_jobs, run_jobs
+from tb.launch.api import explain, program_jobs, run_jobs
 
 #: Largest |estimate - CYCLES| / CYCLES: benchmark programs, and small random ones.
 PERF_TOLERANCE = 0.10

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from tb.runner import ROOT
+from tb import run
+from tb.launch import launch
+from tb.paths import ROOT
 from tb.tests.test_duts import need_netlist
 from tb.tests.test_make import make
-from tb.uvm import launch, run
-from tb.uvm.shrink import shrink_dir
+from tb.triage.shrink import shrink_dir
 
 VECTORS = ROOT / "vectors"
 REPRO = ROOT / "tb" / "duts" / "upstream-chisel" / "repro" / "wdata-unstable"
@@ -129,7 +130,7 @@ def test_an_excluded_vector_run_anyway_fails_with_the_designs_own_assertion(tmp_
     """--ignore-differences runs what the profile rules out: default_layer's LOAD ACC_8BIT is
     an instruction upstream's fetch does not decode (isa.load-acc8), and the job fails with
     the assertion the netlist prints for it (FetchVME64.scala:161), read from the log by
-    tb/uvm/dutlog.py, before the watchdog's stall window runs out."""
+    tb/uvm/checkers/dutlog.py, before the watchdog's stall window runs out."""
     need_netlist()
     monkeypatch.setattr(launch, "FAILURES", tmp_path / "failures")
     status, out, _ = run_upstream(tmp_path, capsys, "--vector", str(VECTORS / "default_layer"),

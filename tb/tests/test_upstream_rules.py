@@ -22,13 +22,13 @@ from models.vector import Vector
 from models.workloads import workload
 from models.workloads.layers import LAYER_NAMES
 from tb.duts.semantics import MODELLED, divergences, first_divergence
+from tb.plan.applicable import job_reasons, program_reasons
+from tb.plan.claims import RTL_CLAIMS, RTL_ONLY, view
+from tb.plan.jobs import Job
+from tb.plan.saved import SAVED_FILE, SavedError, SavedFailure, failure_dir
 from tb.tests.test_duts import need_netlist
-from tb.uvm.applicable import job_reasons, program_reasons
-from tb.uvm.claims import RTL_CLAIMS, RTL_ONLY, view
-from tb.uvm.flows import launch_program, sweep_offsets
-from tb.uvm.jobs import Job
-from tb.uvm.saved import SAVED_FILE, SavedError, SavedFailure, failure_dir
-from tb.uvm.scoreboard import count_mismatches
+from tb.uvm.checkers.scoreboard import count_mismatches
+from tb.uvm.seq_lib.flows import launch_program, sweep_offsets
 
 CFG = load_config("upstream_chisel")
 IMM, OUT, RAW = "isa.alu-imm-reads-src", "store.out-buffer", "isa.alu-no-bypass"
@@ -145,7 +145,7 @@ def test_without_limits_the_generator_is_unchanged() -> None:
 
 def test_a_saved_failure_names_its_dut(tmp_path: Path) -> None:
     job = Job("vec-x-none", vector="x")
-    repro = "python -m tb.uvm.run --sim icarus --mode fast"
+    repro = "python -m tb.run --sim icarus --mode fast"
     SavedFailure("icarus", "small", job, "fast", "upstream-chisel", repro).write(tmp_path)
     assert SavedFailure.read(tmp_path).dut == "upstream-chisel"
     # written before ``dut`` was a field: the repro command's --dut, else rtl/'s

@@ -1,4 +1,4 @@
-"""Command line of the testbench: `python -m tb.uvm.run` errors (`make regress`: test_regress.py)
+"""Command line of the testbench: `python -m tb.run` errors (`make regress`: test_regress.py)
 and the vectors it refuses while the others run."""
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 from models.spec.configs import load_config
-from tb.runner import ROOT
-from tb.uvm.makers import runnable_vector_jobs
-from tb.uvm.negative_programs import write_deadlock_vector
+from tb.paths import ROOT
+from tb.plan.makers import runnable_vector_jobs
+from tb.plan.negative_programs import write_deadlock_vector
 
 GOOD = ("load_acc_store", "store_reset_acc")  # two short directed vectors of one configuration
 
 
 def test_runner_rejects_a_bad_vector_path_in_one_line(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "tb.uvm.run", "--sim", "icarus", "--vector",
+    proc = subprocess.run([sys.executable, "-m", "tb.run", "--sim", "icarus", "--vector",
                            str(tmp_path / "missing")], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"error: {tmp_path / 'missing'}: neither a vector (no manifest.json) " \
@@ -45,7 +45,7 @@ def test_a_refused_vector_is_one_error_row_and_the_others_run(tmp_path: Path) ->
     bad = shutil.copytree(ROOT / "vectors" / "alu_add", run_dir / "bad")
     _insn_count(bad, 18)
     junit = tmp_path / "results.xml"
-    proc = subprocess.run([sys.executable, "-m", "tb.uvm.run", "--sim", "icarus", "--mode", "fast",
+    proc = subprocess.run([sys.executable, "-m", "tb.run", "--sim", "icarus", "--mode", "fast",
                            "--vector", str(run_dir), "--junit", str(junit)],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     out = proc.stdout
@@ -92,7 +92,7 @@ def test_a_relative_profile_path_reaches_the_simulator() -> None:
     """`--dut tb/duts/vta/profile.yaml` (rtl/ through its own profile file, relative to the
     working directory) runs: the simulator process, started in its build directory, is
     handed the absolute path. It used to end the job with no result."""
-    proc = subprocess.run([sys.executable, "-m", "tb.uvm.run", "--sim", "icarus", "--dut",
+    proc = subprocess.run([sys.executable, "-m", "tb.run", "--sim", "icarus", "--dut",
                            "tb/duts/vta/profile.yaml", "--vector", "vectors/default_pipeline_tokens"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "1 passed, 0 failed" in proc.stdout, proc.stdout[-3000:] + proc.stderr

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from models.vector import find_vectors
-from tb.runner import ROOT
-from tb.uvm.api import explain
-from tb.uvm.makers import vector_jobs
-from tb.uvm.pytest_support import run, sims
-from tb.uvm.simbuild import MODES
+from tb.launch.api import explain
+from tb.launch.pytest_support import run, sims
+from tb.paths import ROOT
+from tb.plan.makers import vector_jobs
+from tb.plan.testbench import MODES
 
 #: The directed vectors' count when this test was written: a lost vector fails the test.
 MIN_VECTORS = 40

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from models.spec.configs import load_config
-from tb.uvm.api import explain
-from tb.uvm.flows import launch_program
-from tb.uvm.hostvar import variants
-from tb.uvm.pytest_support import run, sims
-from tb.uvm.registry import JobRequest, make_jobs
-from tb.uvm.simbuild import MODES
+from tb.launch.api import explain
+from tb.launch.pytest_support import run, sims
+from tb.plan.registry import JobRequest, make_jobs
+from tb.plan.testbench import MODES
+from tb.uvm.seq_lib.flows import launch_program
+from tb.uvm.seq_lib.hostvar import variants
 
 
 @pytest.mark.sim
@@ -53,7 +53,7 @@ HOSTVAR_SEEDS = (2, 3)
 @pytest.mark.parametrize("mode", MODES)
 @sims
 def test_register_map_under_every_host_timing(sim: str, mode: str) -> None:
-    """Every timing of tb/uvm/hostvar.py passes the register map, the WSTRB patterns, a batch
+    """Every timing of tb/uvm/seq_lib/hostvar.py passes the register map, the WSTRB patterns, a batch
     of writes and a launch read during its run, and reached the port as asked (the flow
     checks tb/rtl/vta_tb_lite_watch.v's counts itself)."""
     jobs = [pair for seed in HOSTVAR_SEEDS for pair in make_jobs("hostvar", JobRequest(sim, "small", seed))]

@@ -2,18 +2,18 @@
 test-only wrapper (tb/rtl/vta_axi_fault.v), a deadlocking program, an empty comparison.
 Every case asserts the specific checker and message, not just "something failed", and the
 same ones in both testbench modes: the full mode's Python checkers and the fast mode's
-in-simulation checkers (tb/uvm/fast.py) must reach the same verdict."""
+in-simulation checkers (tb/uvm/env/fast.py) must reach the same verdict."""
 from __future__ import annotations
 
 import pytest
 
-from tb.runner import SIMS
-from tb.uvm.failure import Failure
-from tb.uvm.jobs import Job
-from tb.uvm.makers import negative_jobs
-from tb.uvm.pytest_support import run
-from tb.uvm.simbuild import MODES
-from tb.uvm.summary import summary_table
+from tb.launch.pytest_support import run
+from tb.launch.summary import summary_table
+from tb.paths import SIMS
+from tb.plan.jobs import Job
+from tb.plan.makers import negative_jobs
+from tb.plan.testbench import MODES
+from tb.rules.failure import Failure
 
 #: job -> (failure kind that must come first, substrings its message must hold)
 EXPECTED = {
@@ -54,9 +54,9 @@ EXPECTED = {
 }
 
 
-#: job -> the fields its first failure record must carry (tb/uvm/failure.py), filled by the
+#: job -> the fields its first failure record must carry (tb/rules/failure.py), filled by the
 #: checker that fired, in both modes; ``-`` is a field the checker has no value for. The
-#: signature (tb/uvm/signature.py) is read from these alone.
+#: signature (tb/rules/signature.py) is read from these alone.
 FIELDS: dict[str, dict[str, str | tuple[str, ...]]] = {
     "fault-aw-flip": {"rule": "outside-footprints", "module": "store", "form": "STORE"},
     "fault-drop-wlast": {"rule": "wlast", "module": "m_axi_gmem", "channel": "W"},

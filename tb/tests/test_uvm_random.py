@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tb.uvm.api import explain
-from tb.uvm.makers import random_jobs
-from tb.uvm.pytest_support import run, sims
+from tb.launch.api import explain
+from tb.launch.pytest_support import run, sims
+from tb.plan.makers import random_jobs
 
 SEED = 1000
 #: Programs per simulator: Icarus runs about a third as fast in the fast mode.

@@ -13,12 +13,12 @@ import pytest
 from models.asm import assemble
 from models.spec.configs import load_config
 from models.vector import Image, Vector, save_vector
-from tb.runner import ROOT, SIMS
-from tb.uvm.jobs import Job
-from tb.uvm.launch import prepare_env, run_all
-from tb.uvm.pytest_support import run
-from tb.uvm.watch import PROGRESS_GAP
-from tb.uvm.watchdog import STALL_BASE
+from tb.launch.launch import prepare_env, run_all
+from tb.launch.pytest_support import run
+from tb.paths import ROOT, SIMS
+from tb.plan.jobs import Job
+from tb.rules.watchdog import STALL_BASE
+from tb.uvm.env.watch import PROGRESS_GAP
 
 #: A GEMM of 16383 x 300 reset micro-ops: legal, a few seconds for the model, hours for a
 #: simulator (its cycle bound is ~39 million cycles).
@@ -39,7 +39,7 @@ def long_vector(directory: Path) -> Path:
 
 def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     full = dict(os.environ, **env)
-    return subprocess.run([sys.executable, "-m", "tb.uvm.run", *args], cwd=ROOT, env=full,
+    return subprocess.run([sys.executable, "-m", "tb.run", *args], cwd=ROOT, env=full,
                           capture_output=True, text=True, timeout=300)
 
 

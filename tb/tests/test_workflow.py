@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.sysdeps import TOOLS
 
 WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"

@@ -24,7 +24,7 @@ import tb.synth.__main__ as synth_cli
 import tb.timing.__main__ as timing_cli
 from models.workloads.designs import design_points
 from models.workloads.layers import LAYER_NAMES
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth.design import Design, design
 from tb.synth.report import document
 from tb.synth.stat import parse_stat

@@ -30,7 +30,7 @@ from models.spec.configs import load_config
 from tb.duts.profile import DEFAULT_PROFILE
 from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth.__main__ import shown
 from tb.synth.cache import YOSYS_PACKAGE, package_version
 from tb.synth.design import Design, DesignError, design, knob_message

@@ -1,7 +1,10 @@
-"""pyuvm testbench of the VTA verification suite (see README.md in this directory).
+"""The pyuvm testbench: only what runs inside the simulator (see README.md in this directory).
 
-The package is split into small modules with one job each: transactions, signal
-sampling, AXI monitors and protocol checks, the host and memory agents, the
-scoreboards, the watchdog, the environment and virtual sequences, and the command-line
-runner that launches cocotb simulations and triages their failures.
+UVM-shaped: agents/ (bus and host drivers, monitors, transactions), checkers/ (protocol,
+scoreboard, stray writes, the job's verdict), env/ (the environments of both testbench modes,
+the job context, the watch), seq_lib/ (one sequence or flow per module and the table of the
+sequence each job kind runs), cov/ (the coverage collector) and the cocotb test module
+cocotb_plan.py. The rules it checks are in tb/rules, the jobs it runs in tb/plan; the process
+that starts the simulator (tb/launch) names the cocotb test module by a string and is never
+imported from here.
 """

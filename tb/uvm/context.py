@@ -1,6 +1,6 @@
 """The job context: one program job and what the model predicts about it, built once.
 
-The program sequence (tb/uvm/vseq.py) builds a :class:`JobContext` before it programs the
+The program sequence (tb/uvm/seq_lib/vseq.py) builds a :class:`JobContext` before it programs the
 registers and hands it to every component that needs it, through one explicit call each:
 
 * ``env.memory.start_job(ctx)``: fresh DRAM from the vector, the job's backpressure profile,
@@ -9,7 +9,7 @@ registers and hands it to every component that needs it, through one explicit ca
 * ``env.scoreboard.check(ctx, dram)`` and ``check_counters(ctx, counters)``: the expected
   images and the RTL counters' expected values after DONE;
 * ``env.coverage.program_done(ctx)`` (coverage on): the instructions the program executed;
-* ``diagnose(env, ctx)`` (tb/uvm/status.py) and the poll sequence's ``ctx.limits``: the
+* ``diagnose(env, ctx)`` (tb/uvm/env/status.py) and the poll sequence's ``ctx.limits``: the
   watchdog's instruction list and limits.
 
 No component's attribute is set from outside. The prediction is the model's one prediction
@@ -27,14 +27,14 @@ from models.executor import ExecResult
 from models.isa import Insn, MemType, Opcode
 from models.predict import Prediction, predict
 from models.vector import Image, Vector
-from tb.uvm.buserr import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
-from tb.uvm.counter_rules import violations
-from tb.uvm.failure import NONE, Failure, form_of, model_rule
-from tb.uvm.faults import BUS_ERROR_RATE, Fault
-from tb.uvm.faults import fault as fault_of
-from tb.uvm.jobs import Job
-from tb.uvm.profiles import SLOWDOWN
-from tb.uvm.watchdog import cycle_bound, stall_window, work_estimate
+from tb.plan.backpressure import SLOWDOWN
+from tb.plan.bus_errors import ERROR_RESPS, BusErrorEvent, BusErrorPlan, ErrorRange
+from tb.plan.jobs import Job
+from tb.rules.counter_rules import violations
+from tb.rules.failure import NONE, Failure, form_of, model_rule
+from tb.rules.faults import BUS_ERROR_RATE, Fault
+from tb.rules.faults import fault as fault_of
+from tb.rules.watchdog import cycle_bound, stall_window, work_estimate
 
 #: Memory types whose LOADs carry data (not instructions or micro-ops, whose corruption could
 #: hang the program instead of changing its result).
@@ -43,7 +43,7 @@ DATA_TYPES = (MemType.INP, MemType.WGT, MemType.ACC, MemType.ACC_8BIT)
 
 @dataclass(frozen=True)
 class Limits:
-    """What a running program is held to (tb/uvm/watchdog.py): cycles since launch, cycles
+    """What a running program is held to (tb/rules/watchdog.py): cycles since launch, cycles
     without progress, and wall-clock seconds (``--timeout``; None: no wall limit)."""
 
     bound: int
@@ -53,7 +53,7 @@ class Limits:
 
 @dataclass
 class MemoryFaults:
-    """What the memory agent does wrong on purpose during a job (tb/uvm/faults.py)."""
+    """What the memory agent does wrong on purpose during a job (tb/rules/faults.py)."""
 
     errors: BusErrorPlan = field(default_factory=BusErrorPlan)
     corrupt: list[tuple[int, int]] = field(default_factory=list)  # flip a bit in the first read
@@ -94,7 +94,7 @@ class JobContext:
     def build(cls, job: Job, vector: Vector, config_name: str, wall: float | None = None,
               bus_only: bool = False) -> tuple["JobContext", list[Failure]]:
         """The context of ``job`` running ``vector``; the second value lists the model's problems.
-        ``bus_only``: the DUT's progress is seen only in its bus beats (tb/uvm/watchdog.py)."""
+        ``bus_only``: the DUT's progress is seen only in its bus beats (tb/rules/watchdog.py)."""
         prediction = predict(vector, tuple(job.accept))
         cfg, insns, slowdown = vector.config, prediction.insns, SLOWDOWN[job.profile]
         limits = Limits(cycle_bound(cfg, insns, slowdown), stall_window(insns, slowdown, bus_only), wall)
@@ -132,7 +132,7 @@ class JobContext:
 
     def counter_violations(self, counters: dict[str, int], cycles: int) -> list[str]:
         """The relations among the cycle counters that ``counters`` break
-        (tb/uvm/counter_rules.py); none are checked for a program that is not well-formed."""
+        (tb/rules/counter_rules.py); none are checked for a program that is not well-formed."""
         if self.prediction.counters is None:
             return []
         return violations(self.prediction, counters, cycles, self.cfg.bus_bytes)

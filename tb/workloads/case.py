@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tb.uvm.dutmap import NATIVE, is_native
+from tb.plan.dutmap import NATIVE, is_native
 
 
 @dataclass
@@ -34,4 +34,4 @@ class Case:
         if not self.vector:
             return ""
         dut = "" if is_native(self.dut) else f" --dut {self.dut}"
-        return f"python -m tb.uvm.run --sim {sim} --mode fast --vector {self.vector}{dut}"
+        return f"python -m tb.run --sim {sim} --mode fast --vector {self.vector}{dut}"

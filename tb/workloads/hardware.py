@@ -46,7 +46,7 @@ from models.workloads.designs import design_points, macs_per_cycle
 from models.workloads.layers import OCCURRENCES, get_layer
 from tb.duts.rtlports import RtlError
 from tb.duts.schema import ProfileError
-from tb.runner import ROOT
+from tb.paths import ROOT
 from tb.synth import __main__ as synth_cli
 from tb.synth.design import Design, DesignError, design
 from tb.synth.parts import PARTS, Part

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from models.config import VtaConfig
 from models.workloads.designs import macs_per_cycle, sram_bytes
 from models.workloads.layers import OCCURRENCES
-from tb.uvm.dutmap import NATIVE, is_native
+from tb.plan.dutmap import NATIVE, is_native
 from tb.workloads.case import Case
 from tb.workloads.hardware import section
 from tb.workloads.hardware import write as write_hardware

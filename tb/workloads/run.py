@@ -15,7 +15,7 @@ is such an error or fails to verify, and prints the repro command of each failur
 
 With ``--dut`` another design runs the layers through its profile (tb/duts), on the
 profile's configuration: a program its documented differences rule out is left out with
-the reason (tb/uvm/applicable.py), as ``make sim DUT=...`` does. Such a design has none
+the reason (tb/plan/applicable.py), as ``make sim DUT=...`` does. Such a design has none
 of rtl/'s work counters, so its roofline figures put the model's work (micro-ops, bytes)
 over the design's own CYCLES register, and the report has no "where the cycles go".
 
@@ -45,11 +45,11 @@ from models.workloads import WorkloadError, workload
 from models.workloads.designs import resolve
 from models.workloads.layers import SCALES, select
 from tb.duts.schema import ProfileError
-from tb.runner import SIMS
-from tb.uvm.api import explain, run_jobs
-from tb.uvm.applicable import job_reasons
-from tb.uvm.dutmap import NATIVE, dut_argument, is_native, profile_of
-from tb.uvm.jobs import Job
+from tb.launch.api import explain, run_jobs
+from tb.paths import SIMS
+from tb.plan.applicable import job_reasons
+from tb.plan.dutmap import NATIVE, dut_argument, is_native, profile_of
+from tb.plan.jobs import Job
 from tb.workloads import hardware
 from tb.workloads.case import Case
 from tb.workloads.figures import extra_uop_cycles, figures, losses

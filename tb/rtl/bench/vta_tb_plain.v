@@ -2,10 +2,10 @@
 `timescale 1ns / 1ps
 // Test-only plain-Verilog bench: the fast-mode top (vta_tb_fast) run with no Python in the
 // loop, the simulator's own speed limit that `make bench` compares the testbenches with
-// (tb/uvm/plain_bench.py builds and runs it; it lives apart from tb/rtl/*.v because it has
+// (tb/bench/plain.py builds and runs it; it lives apart from tb/rtl/*.v because it has
 // delays, which the cocotb builds of those files do not take). Everything comes from files in the working
 // directory, written by the Python side beforehand:
-//   vta_tb_dir.hex / vta_tb_mem.hex / vta_tb_allow.hex   the memory image (tb/uvm/fastmem.py)
+//   vta_tb_dir.hex / vta_tb_mem.hex / vta_tb_allow.hex   the memory image (tb/uvm/agents/fastmem.py)
 //   vta_tb_host.hex   the host script, one 50-bit entry per line: {op[1:0], addr[15:0],
 //                     data[31:0]}: op 1 write data, 0 read (printed), 2 poll until
 //                     (value & data) != 0 (printed), 3 end of script

@@ -1,6 +1,6 @@
 """Hook-up to the pyuvm testbench: a collector under the environment, on when VTA_COVERAGE is set.
 
-The environment (tb/uvm/env.py) builds it in its build phase::
+The environment (tb/uvm/env/env.py) builds it in its build phase::
 
     self.coverage = attach(self)          # from tb.uvm.cov.hook import attach
 
@@ -23,12 +23,12 @@ from pyuvm import ConfigDB, uvm_subscriber
 
 from models.asm import disasm_insn
 from models.spec import module_of
-from tb.uvm import regs
+from tb.plan.coverage_switch import coverage_dir
+from tb.rules import regs
+from tb.uvm.agents.txn import AxiBurst, AxiLiteAccess, InsnEvent
 from tb.uvm.cov import data
-from tb.uvm.cov.coverage_switch import coverage_dir
 from tb.uvm.cov.model import CovModel
 from tb.uvm.cov.points import CHANNELS, CycleSample
-from tb.uvm.txn import AxiBurst, AxiLiteAccess, InsnEvent
 
 if TYPE_CHECKING:
     from tb.uvm.context import JobContext

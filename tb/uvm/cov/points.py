@@ -4,7 +4,7 @@ A coverpoint is a name, a fixed list of bin labels and a function from one obser
 to the labels it hits. Labels do not depend on the configuration (``x_size/max`` means
 "the largest legal value for this build"), so data from runs on different
 configurations merge bin by bin. Observations come in four kinds (``Point.source``):
-``insn`` (an executed instruction, :class:`tb.uvm.txn.InsnEvent`), ``axi`` (an AXI4
+``insn`` (an executed instruction, :class:`tb.uvm.agents.txn.InsnEvent`), ``axi`` (an AXI4
 burst), ``lite`` (an AXI4-Lite register access) and ``cycle`` (a per-cycle snapshot of
 handshakes and module activity, :class:`CycleSample`).
 """
@@ -18,7 +18,7 @@ from models.isa import DEP_FLAGS, AluOp, MemType, Opcode
 from models.spec import LEGAL_FLAGS, MEMORY, MODULES
 from models.stats import FACTORS, MANY_ROWS, PADS, UOP_BINS, bin_label
 from models.widths import LOOP_MAX
-from tb.uvm import regs
+from tb.rules import regs
 
 CHANNELS = ("aw", "w", "b", "ar", "r")
 #: The host registers of spec section 5 by offset; 0x24 up to regs.FIRST_UNMAPPED are the

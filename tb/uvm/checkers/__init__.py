@@ -1,0 +1,2 @@
+"""Checkers: the components that judge what the agents saw (AXI protocol, scoreboard, stray
+writes, the DUT's own log) and the job's verdict their failures end in."""
