@@ -12,7 +12,9 @@ from models.spec.configs import load_config
 from tb.plan.claims import FLOW_CLAIMS, RTL_CLAIMS, SPEC_CLAIMS, native_view
 from tb.rules import regs
 from tb.uvm.env.status import decode
-from tb.uvm.seq_lib.flows import HELD, IGNORED_COUNT, SWEEP, last_held, sweep_offsets
+from tb.uvm.seq_lib.launch_flow import IGNORED_COUNT
+from tb.uvm.seq_lib.regmap import HELD, SWEEP, sweep_offsets
+from tb.uvm.seq_lib.start_clears import last_held
 
 
 def test_readme_register_map_is_generated_from_the_table() -> None:

@@ -28,7 +28,8 @@ from tb.plan.jobs import Job
 from tb.plan.saved import SAVED_FILE, SavedError, SavedFailure, failure_dir
 from tb.tests.test_duts import need_netlist
 from tb.uvm.checkers.scoreboard import count_mismatches
-from tb.uvm.seq_lib.flows import launch_program, sweep_offsets
+from tb.uvm.seq_lib.launch_flow import launch_program
+from tb.uvm.seq_lib.regmap import sweep_offsets
 
 CFG = load_config("upstream_chisel")
 IMM, OUT, RAW = "isa.alu-imm-reads-src", "store.out-buffer", "isa.alu-no-bypass"

@@ -10,8 +10,8 @@ from tb.launch.api import explain
 from tb.launch.pytest_support import run, sims
 from tb.plan.registry import JobRequest, make_jobs
 from tb.plan.testbench import MODES
-from tb.uvm.seq_lib.flows import launch_program
 from tb.uvm.seq_lib.hostvar import variants
+from tb.uvm.seq_lib.launch_flow import launch_program
 
 
 @pytest.mark.sim

@@ -3,7 +3,7 @@
 AXI4-Lite lets a master present a write's address and data together or either one first,
 hold BREADY, and start the next write before the last one's response; the slave must store
 the same bytes whichever it gets. For each timing of :func:`variants` (drawn from the job's
-seed), after a reset, this flow runs the register-map sweep of tb/uvm/seq_lib/flows.py (RegMapSeq:
+seed), after a reset, this flow runs the register-map sweep of tb/uvm/seq_lib/regmap.py (RegMapSeq:
 every offset against tb/rules/regs.py, patterns, contiguous byte strobes, ignored writes),
 writes of every WSTRB pattern to the R/W registers, a batch of writes back to back (in the
 back-to-back timing each one presented before the response of the one before), and a launch
@@ -45,7 +45,8 @@ from tb.rules.regs import (
 from tb.uvm.agents.host import DEFAULT_TIMING, MAX_WAIT, HostTiming, ProgramSeq, RegSeq, WordWrite
 from tb.uvm.context import JobContext
 from tb.uvm.env.env import Env
-from tb.uvm.seq_lib.flows import RegMapSeq, launch_program
+from tb.uvm.seq_lib.launch_flow import launch_program
+from tb.uvm.seq_lib.regmap import RegMapSeq
 from tb.uvm.seq_lib.vseq import RunProgramVseq, reset_dut
 
 #: WSTRB patterns beyond one run of bytes (which RegMapSeq covers), and none at all.
@@ -168,7 +169,7 @@ class TimingSeq(RegSeq):
 
 
 class LaunchSeq(RegSeq):
-    """The launch flows' program (tb/uvm/seq_lib/flows.py: launch_program) launched by a CTRL write
+    """The launch flows' program (tb/uvm/seq_lib/launch_flow.py: launch_program) launched by a CTRL write
     with every bit set (bits other than START are read-only or unused: a write ignores them)
     after a START whose byte lane is not strobed (it must not launch); on a foreign DUT by a
     plain START. Every register is read while the program runs; then DONE and the result

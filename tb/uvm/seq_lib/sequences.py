@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tb.uvm.seq_lib.flows import RegMapVseq, ResetMidVseq
 from tb.uvm.seq_lib.hostvar import HostTimingVseq
+from tb.uvm.seq_lib.regmap_flow import RegMapVseq
+from tb.uvm.seq_lib.reset_mid import ResetMidVseq
 from tb.uvm.seq_lib.vseq import RunProgramVseq
 
 SEQUENCES: dict[str, Any] = {
