@@ -32,7 +32,8 @@ class SimSession:
     """The client's side: ``run(jobs)`` returns one result record per job, in order.
 
     Records are the end records of tb/uvm/cocotb_plan.py (``job``, ``passed``, ``failures``,
-    ``cycles``, ...) plus ``job_spec``, ``sim``, ``config`` and ``mode``, as run.py's.
+    ``cycles``, ...) plus ``job_spec``, ``sim``, ``config`` and ``mode``, as the launcher's
+    (tb/launch/launch.py).
     """
 
     def __init__(self, sim: str, config: str, mode: str, workdir: Path, failures: Path,

@@ -127,7 +127,7 @@ def rtl_registers(spec: str) -> bool:
 def not_checked(spec: str) -> dict[str, str]:
     """The checks bound to rtl/'s internal nets that DUT ``spec`` cannot run, with the reason
     its profile gives (tb/duts/probes.py); empty for rtl/ and for a foreign DUT, whose
-    reports name what rtl/-only claims they skip their own way (tb/plan/claims.py, reach.py)."""
+    reports name what rtl/-only claims they skip their own way (tb/plan/claims.py, tb/rules/reach.py)."""
     if not netlist_of_rtl(spec):
         return {}
     netlist = profile_of(spec).netlist

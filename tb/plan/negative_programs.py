@@ -5,7 +5,7 @@ no instruction pushes, and FINISH waits for the S2C token that STORE would push,
 correct RTL hangs with store waiting for C2S and compute (on FINISH) waiting for S2C.
 The empty program feeds the scoreboard's "compared zero bytes" negative test. The
 tokens-left program feeds the register-map flow's check that an accepted START empties
-the token counters (tb/uvm/seq_lib/flows.py: StartClearsVseq).
+the token counters (tb/uvm/seq_lib/start_clears.py: StartClearsVseq).
 """
 from __future__ import annotations
 

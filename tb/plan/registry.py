@@ -5,7 +5,7 @@ jobs are made (a job maker of tb/plan/makers.py or tb/plan/flow_jobs.py), the pr
 job names (the job kinds of the coverage testplan), its group, and the pytest file that
 launches it. Everything else reads this table:
 
-* ``python -m tb.run`` (run.py): the ``--test`` choices, the jobs of each test, and the
+* ``python -m tb.run`` (tb/run.py): the ``--test`` choices, the jobs of each test, and the
   tests of ``--test all`` (groups "programs" and "flow");
 * the cocotb plan (tb/uvm/cocotb_plan.py): whether a job names a program (a vector, or a random one
   from its seed); the sequence a job of each mode runs is tb/uvm/seq_lib/sequences.py's, inside the

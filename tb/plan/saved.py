@@ -12,8 +12,10 @@ outside cocotb), so the file has one shape:
 
 Files written before ``mode`` and ``dut`` were fields are read by one rule each: a missing
 ``mode`` is the ``--mode`` its repro command names (every such command named one), else
-``full``; a missing ``dut`` is the repro command's ``--dut``, else rtl/'s ``vta``. A
-malformed file is a one-line :class:`SavedError` naming the file and the field.
+``full``; a missing ``dut`` is the repro command's ``--dut``, else rtl/'s ``vta``. A repro
+command written before the command line moved to tb/run.py names ``python -m tb.uvm.run``; it
+is read as ``python -m tb.run``, the same command today, so what the buckets and rerun print
+still runs. A malformed file is a one-line :class:`SavedError` naming the file and the field.
 """
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ class SavedFailure:
             failures = [Failure.from_json(f, f"failures[{n}]") for n, f in enumerate(raw["failures"])]
         except FailureError as exc:
             raise SavedError(f"{path}: {exc}") from None
-        return cls(raw["sim"], raw["config"], job, mode, dut, raw["repro"], failures)
+        return cls(raw["sim"], raw["config"], job, mode, dut, legacy_repro(raw["repro"]), failures)
 
 
 def read_job(path: Path) -> Job:
@@ -148,6 +150,12 @@ def legacy_dut(repro: str) -> str:
     """The DUT of a file written before ``dut`` was a field: its repro's ``--dut``, else vta."""
     named = re.search(r"--dut (\S+)", repro)
     return named.group(1) if named else NATIVE
+
+
+def legacy_repro(repro: str) -> str:
+    """A repro command as it runs today: one written before the command line moved from
+    tb/uvm/run.py to tb/run.py names the old module, the same command."""
+    return re.sub(r"-m tb\.uvm\.run\b", "-m tb.run", repro)
 
 
 def safe_name(text: str) -> str:

@@ -4,7 +4,7 @@
 reset and bit fields. Everything else derives from it: the offsets the testbench uses
 (CTRL, BASE_REGS, COUNTERS, PROGRESS, ...), the CTRL bits, the watchdog's decoding of the
 status words (tb/uvm/env/status.py), every expectation of the register-map flow
-(tb/uvm/seq_lib/flows.py: RegMapSeq sweeps every word offset against this table), and the register
+(tb/uvm/seq_lib/regmap.py: RegMapSeq sweeps every word offset against this table), and the register
 table of rtl/README.md, generated between its ``register-map`` markers::
 
     python -m tb.rules.regs                  # print the README section

@@ -117,6 +117,20 @@ def test_a_saved_record_without_mode_reads_by_the_documented_rule(tmp_path: Path
     assert SavedFailure.read(tmp_path).mode == "full"
 
 
+def test_a_saved_record_naming_the_old_command_line_reads_by_the_documented_rule(tmp_path: Path) -> None:
+    """Written before the command line moved to tb/run.py: its repro names ``python -m
+    tb.uvm.run``; the mode and DUT still come from that command when the fields are missing,
+    and the repro reads as today's command, so the one printed still runs."""
+    path = saved().write(tmp_path)
+    raw = json.loads(path.read_text())
+    del raw["mode"], raw["dut"]
+    old = "python -m tb.uvm.run --sim icarus --mode fast --dut upstream-chisel --vector x"
+    path.write_text(json.dumps({**raw, "repro": old}))
+    back = SavedFailure.read(tmp_path)
+    assert (back.mode, back.dut) == ("fast", "upstream-chisel")
+    assert back.repro == "python -m tb.run --sim icarus --mode fast --dut upstream-chisel --vector x"
+
+
 @pytest.mark.parametrize("change, text", [
     (lambda raw: "{", "not valid JSON"),
     (lambda raw: {**raw, "mode": "turbo"}, "mode must be one of full, fast, got 'turbo'"),

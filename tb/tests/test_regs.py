@@ -1,6 +1,6 @@
 """The register table (tb/rules/regs.py): consistent, the source of rtl/README.md's register map,
 and of the status decoding; the claims each DUT is held to (tb/plan/claims.py). The RTL itself
-is held to the table by the register-map flow (tb/uvm/seq_lib/flows.py, run by test_uvm_flows.py on
+is held to the table by the register-map flow (tb/uvm/seq_lib/regmap.py, run by test_uvm_flows.py on
 both simulators)."""
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def insn_count(record: dict) -> int | None:
 
 
 def repro(record: dict) -> str:
-    """The command that reproduces a record: its saved failure's (tb/plan/saved.py), else run.py's."""
+    """The command that reproduces a record: its saved failure's (tb/plan/saved.py), else the launcher's."""
     try:
         return SavedFailure.read(Path(record.get("saved") or "/nonexistent")).repro
     except SavedError:
