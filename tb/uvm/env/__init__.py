@@ -1,3 +1,3 @@
-"""Environments: the full and fast modes' environments that wire agents to checkers, the job
-context each component reads its limits from, the watch that waits for DONE, and the status
-decoder used when a job hangs."""
+"""Environments: the full and fast modes' environments that wire agents to checkers, the watch
+that waits for DONE under the job context's limits (tb/uvm/context.py), and the status decoder
+used when a job hangs."""
