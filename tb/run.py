@@ -45,7 +45,7 @@ from tb.plan.backpressure import PROFILES
 from tb.plan.dutmap import NATIVE, NETLIST, dut_argument, is_native, profile_of
 from tb.plan.jobs import DEFAULT_RANDOM_POOL, Job
 from tb.plan.makers import WORK, JobRequest, UsageError, resolve_random, runnable_vector_jobs
-from tb.plan.registry import DEFAULT, ENTRIES, for_mode, make_jobs
+from tb.plan.registry import DEFAULT, ENTRIES, for_kind, make_jobs
 from tb.plan.testbench import MODES
 from tb.rules.faults import FAULTS
 from tb.triage.buckets import buckets, insn_count, print_bucket_report
@@ -62,7 +62,7 @@ def choose_jobs(args: argparse.Namespace) -> tuple[list[tuple[str, Job]], list[d
                                                      args.seed, args.config)
     if args.fault:
         for _, job in jobs:
-            if for_mode(job.mode).program:  # a flow's own program (regmap's) is never faulted
+            if for_kind(job.kind).program:  # a flow's own program (regmap's) is never faulted
                 job.fault = args.fault
     return jobs, refused
 

@@ -47,7 +47,7 @@ from models.gen import GenKnobs, generate
 from models.spec.configs import load_config
 from models.vector import find_vectors, save_vector
 from tb.cov import closure, report, steer, waivers
-from tb.cov.testplan import job_kind
+from tb.cov.testplan import job_prefix
 from tb.launch.launch import print_failures
 from tb.launch.simbuild import BuildError
 from tb.paths import ROOT
@@ -217,13 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     except (EngineError, BuildError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    kinds: Counter[tuple[str, bool]] = Counter((job_kind(r["job"]), r["passed"]) for r in results)
-    per_kind = {k: (kinds[k, True], kinds[k, False]) for k in sorted({k for k, _ in kinds})}
-    (data_dir / "run.json").write_text(json.dumps({"results": per_kind, "history": history}, indent=1))
+    tests: Counter[tuple[str, bool]] = Counter((job_prefix(r["job"]), r["passed"]) for r in results)
+    per_test = {k: (tests[k, True], tests[k, False]) for k in sorted({k for k, _ in tests})}
+    (data_dir / "run.json").write_text(json.dumps({"results": per_test, "history": history}, indent=1))
     failed = [r for r in results if not r["passed"]]
     print_failures(failed)
-    print("[cov] jobs passed/failed per kind: "
-          + ", ".join(f"{k} {p}/{n}" for k, (p, n) in per_kind.items()), flush=True)
+    print("[cov] jobs passed/failed per test: "
+          + ", ".join(f"{k} {p}/{n}" for k, (p, n) in per_test.items()), flush=True)
     status = report.main(["--data", str(data_dir), "--out", str(args.out)])
     print(f"[cov] {len(results)} jobs, {len(failed)} failed, {time.perf_counter() - t0:.0f} s")
     return 1 if failed else status

@@ -26,7 +26,7 @@ from tb.launch.simbuild import DEFINES_VAR, build, build_dir, is_built, run_plan
 from tb.paths import ROOT, sim_env
 from tb.plan.dutmap import NATIVE, gen_limits, is_native, netlist_of_rtl
 from tb.plan.jobs import RANDOM_PREFIX, Job, Plan, Results
-from tb.plan.registry import for_mode
+from tb.plan.registry import for_kind
 from tb.plan.saved import SavedFailure, failure_dir, safe_name
 from tb.rules.failure import Failure, model_rule
 from tb.rules.watchdog import backstop
@@ -47,8 +47,8 @@ def repro_command(sim: str, config: str, job: Job, mode: str = "full", dut: str 
     env = f"{DEFINES_VAR}={shlex.quote(defines)} " if defines else ""
     head = f"{env}python -m tb.run --sim {sim} --mode {mode}"
     head += "" if is_native(dut) else f" --dut {dut}"
-    if not for_mode(job.mode).program:
-        return f"{head} --config {config} --test {for_mode(job.mode).name}"
+    if not for_kind(job.kind).program:
+        return f"{head} --config {config} --test {for_kind(job.kind).name}"
     named = f" --config {config}" if config.startswith(RANDOM_PREFIX) else ""
     saved = failure_dir(FAILURES, sim, job, mode, dut)
     where = saved.relative_to(ROOT) if saved.is_relative_to(ROOT) else saved
@@ -136,7 +136,7 @@ def save_crashed(sim: str, config: str, job: Job, failures: list[dict], mode: st
     try:
         if job.vector:
             save_vector(load_vector(job.vector), out)
-        elif for_mode(job.mode).program:
+        elif for_kind(job.kind).program:
             save_vector(generate(job.seed, load_config(config), limits=gen_limits(dut)), out)
     except Exception as exc:  # the model may be unable to rebuild it; say so in the record
         failures.append(Failure("model", f"cannot save the program: {exc}", rule=model_rule(exc)).to_json())

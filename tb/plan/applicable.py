@@ -46,7 +46,7 @@ from tb.duts.differences import DIFFERENCES
 from tb.duts.semantics import MODELLED, divergences
 from tb.plan.dutmap import WAIVERS, gen_limits, is_native, netlist_of_rtl, profile_of
 from tb.plan.jobs import Job
-from tb.plan.registry import for_mode
+from tb.plan.registry import for_kind
 from tb.rules.faults import fault
 
 #: Configuration keys a design may hold deeper than a vector's without changing its result.
@@ -161,7 +161,7 @@ def excluded_record(job: Job, config: str, reason: str) -> dict[str, Any]:
 def job_reasons(job: Job, config: str, spec: str, differences: bool = True) -> list[str]:
     """Why DUT ``spec`` cannot run ``job`` (its configuration ``config``: the profile's);
     with ``differences`` False only what makes it impossible, not the profile's differences."""
-    entry = for_mode(job.mode)
+    entry = for_kind(job.kind)
     negative = bool(fault(job.fault).expect or job.deadlock or job.expect_kind)
     if negative and netlist_of_rtl(spec):
         return [f"rtl/ only: {job.name} is a negative test, a fault the testbench injects that a "

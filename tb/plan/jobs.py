@@ -2,7 +2,7 @@
 
 One cocotb simulation runs many jobs (a reset between them unless a job says otherwise),
 because simulator start-up costs far more than a small program. A job is a directed
-vector, a random program (generated in the simulation from its seed) or a special mode.
+vector, a random program (generated in the simulation from its seed) or a flow of its own (its job kind).
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from tb.rules.failure import KINDS, Failure
 from tb.rules.faults import fault
 from tb.rules.reach import REACH
 
-#: Job modes: what a job runs (a program; the register-map, host-timing and mid-program reset
-#: flows). Each test of tb/plan/registry.py makes jobs of one mode, and each mode has one
+#: Job kinds: what a job runs (a program; the register-map, host-timing and mid-program reset
+#: flows). Each test of tb/plan/registry.py makes jobs of one kind, and each kind has one
 #: virtual sequence (tb/uvm/seq_lib/sequences.py); tests check that the three agree.
-MODES = ("program", "regmap", "host-timing", "reset-mid")
+JOB_KINDS = ("program", "regmap", "host-timing", "reset-mid")
 
 #: Configurations random programs are drawn from, with weights (small dominates: speed).
 RANDOM_CONFIGS = (("small", 8), ("default", 1), ("batch2", 1))
@@ -39,7 +39,7 @@ class Job:
     """One unit of work in a simulation; ``name`` is unique within a plan."""
 
     name: str
-    mode: str = "program"
+    kind: str = "program"  # what it runs (JOB_KINDS); "mode" is the testbench's, Plan.mode
     vector: str | None = None  # directory of a vector (else a random program from seed)
     seed: int = 1  # random program seed, and seed of the backpressure generators
     profile: str = "none"
@@ -52,7 +52,7 @@ class Job:
 
     def __post_init__(self) -> None:
         """Refuse values no job can have (a saved tb_uvm.json is read back through here: tb/plan/saved.py)."""
-        types = {"name": str, "mode": str, "seed": int, "profile": str, "fault": str,
+        types = {"name": str, "kind": str, "seed": int, "profile": str, "fault": str,
                  "reset": bool, "deadlock": bool, "expect_kind": str}
         for key, kind in types.items():
             value = getattr(self, key)
@@ -62,8 +62,8 @@ class Job:
             raise ValueError(f"job {self.name!r}: vector must be a path string, got {self.vector!r}")
         if self.seed < 0:
             raise ValueError(f"job {self.name!r}: seed {self.seed} is negative")
-        if self.mode not in MODES:
-            raise ValueError(f"job {self.name!r}: unknown mode {self.mode!r} (one of {', '.join(MODES)})")
+        if self.kind not in JOB_KINDS:
+            raise ValueError(f"job {self.name!r}: unknown kind {self.kind!r} (one of {', '.join(JOB_KINDS)})")
         if self.expect_kind and self.expect_kind not in KINDS:
             raise ValueError(f"job {self.name!r}: expect_kind {self.expect_kind!r} is not a failure kind "
                              f"({', '.join(KINDS)})")

@@ -187,12 +187,12 @@ def random_test_jobs(req: JobRequest) -> list[tuple[str, Job]]:
 
 def regmap_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     """The register map and launch semantics (its launch program is the flow's own)."""
-    return [(req.config or FLOW_CONFIG, Job("regmap", mode="regmap"))]
+    return [(req.config or FLOW_CONFIG, Job("regmap", kind="regmap"))]
 
 
 def hostvar_jobs(req: JobRequest) -> list[tuple[str, Job]]:
     """The register map under every host write timing (lags and BREADY and RREADY holds from the seed)."""
-    return [(req.config or FLOW_CONFIG, Job(f"hostvar-s{req.seed}", mode="host-timing", seed=req.seed))]
+    return [(req.config or FLOW_CONFIG, Job(f"hostvar-s{req.seed}", kind="host-timing", seed=req.seed))]
 
 
 def back2back_jobs(req: JobRequest) -> list[tuple[str, Job]]:

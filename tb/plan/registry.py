@@ -1,20 +1,20 @@
 """Every test of the testbench, declared once.
 
-Each :class:`Entry` names a test: its ``--test`` name, the job mode its jobs carry, how its
+Each :class:`Entry` names a test: its ``--test`` name, the job kind its jobs carry, how its
 jobs are made (a job maker of tb/plan/makers.py or tb/plan/flow_jobs.py), the prefixes of its
-job names (the job kinds of the coverage testplan), its group, and the pytest file that
+job names (the coverage testplan's tests), its group, and the pytest file that
 launches it. Everything else reads this table:
 
 * ``python -m tb.run`` (tb/run.py): the ``--test`` choices, the jobs of each test, and the
   tests of ``--test all`` (groups "programs" and "flow");
 * the cocotb plan (tb/uvm/cocotb_plan.py): whether a job names a program (a vector, or a random one
-  from its seed); the sequence a job of each mode runs is tb/uvm/seq_lib/sequences.py's, inside the
+  from its seed); the sequence a job of each kind runs is tb/uvm/seq_lib/sequences.py's, inside the
   simulator, so that this table imports nothing of cocotb;
-* tb/cov/testplan.py: the job kinds a testpoint may name; tb/cov/regression.py: the flows of
+* tb/cov/testplan.py: the job-name prefixes a testpoint may name; tb/cov/regression.py: the flows of
   its fixed suite (group "flow") and the negative tests (group "negative").
 
 A job maker is called as ``make(JobRequest)`` and returns ``[(configuration, Job), ...]``.
-An entry without a job maker gets one job, ``<first kind>-s<seed>-<profile>`` of its mode,
+An entry without a job maker gets one job, ``<first prefix>-s<seed>-<profile>`` of its kind,
 on FLOW_CONFIG with FLOW_PROFILE unless the request names others.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Callable
 
 from tb.plan import flow_jobs
 from tb.plan import makers as mk
-from tb.plan.jobs import MODES, Job
+from tb.plan.jobs import JOB_KINDS, Job
 from tb.plan.makers import FLOW_CONFIG, FLOW_PROFILE, JobRequest
 
 GROUPS = ("programs", "flow", "negative")
@@ -37,8 +37,8 @@ class Entry:
     """One test: see the module docstring."""
 
     name: str  # --test NAME
-    mode: str  # Job.mode of its jobs (jobs.MODES)
-    kinds: tuple[str, ...]  # prefixes of its job names: the coverage testplan's job kinds
+    kind: str  # Job.kind of its jobs (jobs.JOB_KINDS)
+    prefixes: tuple[str, ...]  # prefixes of its job names: the coverage testplan's tests
     group: str  # "programs", "flow" (both in --test all) or "negative"
     launcher: str  # the pytest file that runs it (tb/tests/)
     jobs: Maker | None = None  # making its jobs from a JobRequest (None: one job)
@@ -52,8 +52,8 @@ class Entry:
         if self.jobs:
             return self.jobs(request)
         profile = request.profile or FLOW_PROFILE
-        return [(request.config or FLOW_CONFIG, Job(f"{self.kinds[0]}-s{request.seed}-{profile}",
-                                                    mode=self.mode, seed=request.seed,
+        return [(request.config or FLOW_CONFIG, Job(f"{self.prefixes[0]}-s{request.seed}-{profile}",
+                                                    kind=self.kind, seed=request.seed,
                                                     profile=profile))]
 
 
@@ -89,21 +89,21 @@ def entry(name: str) -> Entry:
     return BY_NAME[name]
 
 
-def for_mode(mode: str) -> Entry:
-    """The first entry of a mode (all entries of a mode share its sequence and ``program``)."""
+def for_kind(kind: str) -> Entry:
+    """The first entry of a job kind (all entries of a kind share its sequence and ``program``)."""
     for e in ENTRIES:
-        if e.mode == mode:
+        if e.kind == kind:
             return e
-    raise ValueError(f"unknown job mode {mode!r} (one of {', '.join(MODES)})")
+    raise ValueError(f"unknown job kind {kind!r} (one of {', '.join(JOB_KINDS)})")
 
 
 def group(name: str) -> tuple[Entry, ...]:
     return tuple(e for e in ENTRIES if e.group == name)
 
 
-def job_kinds() -> tuple[str, ...]:
+def job_prefixes() -> tuple[str, ...]:
     """Every job-name prefix a registered test produces."""
-    return tuple(k for e in ENTRIES for k in e.kinds)
+    return tuple(k for e in ENTRIES for k in e.prefixes)
 
 
 def make_jobs(name: str, request: JobRequest) -> list[tuple[str, Job]]:
@@ -112,16 +112,17 @@ def make_jobs(name: str, request: JobRequest) -> list[tuple[str, Job]]:
 
 
 def _check() -> None:
-    """The table is consistent: unique names and kinds, known groups and modes, every mode
-    made by a test, and all tests of a mode agreeing on whether it names a program."""
-    if len(BY_NAME) != len(ENTRIES) or len(set(job_kinds())) != len(job_kinds()):
-        raise ValueError("registry: test names and job kinds must be unique")
-    if {e.mode for e in ENTRIES} != set(MODES):
-        raise ValueError(f"registry: the tests' modes differ from jobs.MODES ({', '.join(MODES)})")
+    """The table is consistent: unique names and prefixes, known groups and job kinds, every
+    kind made by a test, and all tests of a kind agreeing on whether it names a program."""
+    if len(BY_NAME) != len(ENTRIES) or len(set(job_prefixes())) != len(job_prefixes()):
+        raise ValueError("registry: test names and job-name prefixes must be unique")
+    if {e.kind for e in ENTRIES} != set(JOB_KINDS):
+        raise ValueError(f"registry: the tests' job kinds differ from jobs.JOB_KINDS "
+                         f"({', '.join(JOB_KINDS)})")
     for e in ENTRIES:
-        first = for_mode(e.mode)
+        first = for_kind(e.kind)
         if e.group not in GROUPS or e.program != first.program:
-            raise ValueError(f"registry: {e.name}: group {e.group!r} or mode {e.mode!r} disagrees "
+            raise ValueError(f"registry: {e.name}: group {e.group!r} or kind {e.kind!r} disagrees "
                              f"with {first.name}")
 
 

@@ -7,15 +7,18 @@ through :class:`SavedFailure` here (no testbench import: the regression and the 
 outside cocotb), so the file has one shape:
 
 * ``sim``, ``config``, ``dut`` (the DUT profile, tb/duts), ``mode`` (the testbench mode,
-  ``full`` or ``fast``), ``job`` (tb/plan/jobs.py ``Job``), ``repro`` (one command that
-  reproduces it) and ``failures`` (tb/rules/failure.py records, the first one ended the job).
+  ``full`` or ``fast``), ``job`` (tb/plan/jobs.py ``Job``, whose ``kind`` says what it runs),
+  ``repro`` (one command that reproduces it) and ``failures`` (tb/rules/failure.py records,
+  the first one ended the job).
 
 Files written before ``mode`` and ``dut`` were fields are read by one rule each: a missing
 ``mode`` is the ``--mode`` its repro command names (every such command named one), else
 ``full``; a missing ``dut`` is the repro command's ``--dut``, else rtl/'s ``vta``. A repro
 command written before the command line moved to tb/run.py names ``python -m tb.uvm.run``; it
 is read as ``python -m tb.run``, the same command today, so what the buckets and rerun print
-still runs. A malformed file is a one-line :class:`SavedError` naming the file and the field.
+still runs. A job written before its ``kind`` had that name carries it as ``mode``
+(``program``, ``regmap``, ...): that key is read as ``kind`` (:func:`legacy_job`). A malformed
+file is a one-line :class:`SavedError` naming the file and the field.
 """
 from __future__ import annotations
 
@@ -128,14 +131,14 @@ def _load(path: Path) -> dict[str, Any]:
 
 def _job(path: Path, raw: dict[str, Any]) -> Job:
     fields = set(Job.__dataclass_fields__)
-    unknown = set(raw["job"]) - fields
+    unknown = set(legacy_job(raw["job"])) - fields
     if unknown:
         raise SavedError(f"{path}: job: unknown key(s) {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(fields))})")
     if "name" not in raw["job"]:
         raise SavedError(f"{path}: job: missing key 'name'")
     try:
-        return Job(**raw["job"])
+        return Job(**legacy_job(raw["job"]))
     except (TypeError, ValueError) as exc:
         raise SavedError(f"{path}: {exc}") from None
 
@@ -144,6 +147,14 @@ def legacy_mode(repro: str) -> str:
     """The mode of a file written before ``mode`` was a field: its repro's ``--mode``, else full."""
     named = re.search(r"--mode (\S+)", repro)
     return named.group(1) if named else "full"
+
+
+def legacy_job(job: dict[str, Any]) -> dict[str, Any]:
+    """A saved job as today's ``Job`` fields: one written before the job kind was called
+    ``kind`` names it ``mode`` (the testbench mode was never a key of the job)."""
+    if "mode" in job and "kind" not in job:
+        return {("kind" if key == "mode" else key): value for key, value in job.items()}
+    return job
 
 
 def legacy_dut(repro: str) -> str:

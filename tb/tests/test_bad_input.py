@@ -210,7 +210,7 @@ CASES = [
     side("sidecar-bad-profile", job(profile="slow"), r".*unknown backpressure profile 'slow'"),
     side("sidecar-negative-seed", job(seed=-2), r"job 'random-s5-heavy': seed -2 is negative"),
     side("sidecar-seed-not-int", job(seed="5"), r"job 'random-s5-heavy': seed must be a int, got '5'"),
-    side("sidecar-bad-mode", job(mode="fast"), r"job 'random-s5-heavy': unknown mode 'fast'"),
+    side("sidecar-bad-kind", job(kind="fast"), r"job 'random-s5-heavy': unknown kind 'fast'"),
     side("sidecar-bad-expect-kind", job(expect_kind="crash"),
          r".*expect_kind 'crash' is not a failure kind"),
     side("sidecar-bad-fault", job(fault="melt"), r"unknown fault 'melt'"),

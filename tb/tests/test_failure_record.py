@@ -131,6 +131,21 @@ def test_a_saved_record_naming_the_old_command_line_reads_by_the_documented_rule
     assert back.repro == "python -m tb.run --sim icarus --mode fast --dut upstream-chisel --vector x"
 
 
+def test_a_saved_job_with_its_kind_named_mode_reads_by_the_documented_rule(tmp_path: Path) -> None:
+    """Written before the job kind was called ``kind``: the job's ``mode`` key (``regmap``)
+    is its kind; the record's own ``mode`` stays the testbench mode; the file written back
+    names ``kind``. tb/duts/upstream-chisel/repro/ keeps such a file."""
+    path = saved(job=Job("regmap", kind="regmap")).write(tmp_path)
+    raw = json.loads(path.read_text())
+    raw["job"] = {("mode" if k == "kind" else k): v for k, v in raw["job"].items()}
+    path.write_text(json.dumps(raw))
+    back = SavedFailure.read(tmp_path)
+    assert (back.job.kind, back.mode) == ("regmap", "fast")
+    assert json.loads(back.write(tmp_path).read_text())["job"]["kind"] == "regmap"
+    committed = SavedFailure.read(ROOT / "tb/duts/upstream-chisel/repro/wdata-unstable")
+    assert committed.job.kind == "program"
+
+
 @pytest.mark.parametrize("change, text", [
     (lambda raw: "{", "not valid JSON"),
     (lambda raw: {**raw, "mode": "turbo"}, "mode must be one of full, fast, got 'turbo'"),

@@ -1,6 +1,6 @@
-"""The test registry (tb/plan/registry.py) is the one list the CLI, the plan, the job modes and
-the coverage testplan read: every entry resolves, makes jobs of its own mode and kinds, and
-has a launcher. Nothing here simulates."""
+"""The test registry (tb/plan/registry.py) is the one list the CLI, the plan, the job kinds and
+the coverage testplan read: every entry resolves, makes jobs of its own kind and name
+prefixes, and has a launcher. Nothing here simulates."""
 from __future__ import annotations
 
 import inspect
@@ -18,40 +18,40 @@ from tb.uvm.seq_lib.sequences import SEQUENCES
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 @pytest.mark.parametrize("sim", SIMS)
-def test_entry_makes_jobs_of_its_mode_and_kinds(entry: registry.Entry, sim: str) -> None:
+def test_entry_makes_jobs_of_its_kind_and_prefixes(entry: registry.Entry, sim: str) -> None:
     made = entry.make_jobs(JobRequest(sim, seed=3))
     assert made
     for config, job in made:
-        assert job.mode == entry.mode, job
-        assert testplan.job_kind(job.name) in entry.kinds, job.name
+        assert job.kind == entry.kind, job
+        assert testplan.job_prefix(job.name) in entry.prefixes, job.name
         assert isinstance(config, str)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.name)
 def test_entry_sequence_and_launcher(entry: registry.Entry) -> None:
-    sequence = SEQUENCES[entry.mode]
+    sequence = SEQUENCES[entry.kind]
     assert issubclass(sequence, uvm_sequence)
     assert list(inspect.signature(sequence).parameters) == ["name", "env", "job", "vector", "plan"]
     assert (ROOT / entry.launcher).is_file(), entry.launcher
 
 
-def test_every_mode_has_one_sequence_and_a_test() -> None:
-    """jobs.MODES, the registry's modes and the simulator's sequence table name the same modes."""
-    assert set(SEQUENCES) == set(jobs.MODES) == {e.mode for e in ENTRIES}
+def test_every_job_kind_has_one_sequence_and_a_test() -> None:
+    """jobs.JOB_KINDS, the registry's kinds and the simulator's sequence table name the same kinds."""
+    assert set(SEQUENCES) == set(jobs.JOB_KINDS) == {e.kind for e in ENTRIES}
 
 
 def test_readers_take_the_registry() -> None:
     assert run.TESTS == ("all", *registry.BY_NAME)
-    assert set(jobs.MODES) == {e.mode for e in ENTRIES}
-    assert set(registry.job_kinds()) <= set(testplan.JOB_KINDS)
-    assert {t for tp in testplan.load() for t in tp.tests} <= set(testplan.JOB_KINDS)
+    assert set(jobs.JOB_KINDS) == {e.kind for e in ENTRIES}
+    assert set(registry.job_prefixes()) <= set(testplan.JOB_PREFIXES)
+    assert {t for tp in testplan.load() for t in tp.tests} <= set(testplan.JOB_PREFIXES)
     args = run.parse_args(["--sim", "icarus", "--test", "all"])
-    assert {testplan.job_kind(j.name) for _, j in run.choose_jobs(args)[0]} == \
-        {k for name in registry.DEFAULT for k in registry.entry(name).kinds}
+    assert {testplan.job_prefix(j.name) for _, j in run.choose_jobs(args)[0]} == \
+        {k for name in registry.DEFAULT for k in registry.entry(name).prefixes}
 
 
 def test_unknown_names_are_errors() -> None:
     with pytest.raises(ValueError, match="unknown test 'nosuch'"):
         registry.entry("nosuch")
-    with pytest.raises(ValueError, match="unknown job mode 'fast'"):
-        registry.for_mode("fast")
+    with pytest.raises(ValueError, match="unknown job kind 'fast'"):
+        registry.for_kind("fast")

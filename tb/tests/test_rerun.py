@@ -92,7 +92,7 @@ def write_saved(d: Path, **changes: object) -> Path:
     """A hand-written saved failure of a flow job (no program), with ``changes`` applied."""
     d.mkdir(parents=True, exist_ok=True)
     record: dict[str, object] = {
-        "sim": "icarus", "config": "small", "job": {"name": "regmap", "mode": "regmap"},
+        "sim": "icarus", "config": "small", "job": {"name": "regmap", "kind": "regmap"},
         "repro": "python -m tb.run --sim icarus --mode fast --config small --test regmap",
         "failures": [{"kind": "register", "message": "m", "cycle": 12}]}
     record.update(changes)

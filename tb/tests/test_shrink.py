@@ -80,7 +80,7 @@ def test_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str
     flow.mkdir()
     (flow / "tb_uvm.json").write_text(json.dumps({
         "sim": "icarus", "config": "small", "repro": "python -m tb.run --sim icarus --mode fast",
-        "job": {"name": "regmap", "mode": "regmap"}, "failures": []}))
+        "job": {"name": "regmap", "kind": "regmap"}, "failures": []}))
     one_line_error(capsys, [str(flow)], str(flow), "holds no program")
 
 

@@ -199,9 +199,9 @@ def test_upstreams_register_flows_check_what_its_profile_states() -> None:
                                          "behaviour of ACC_WRITES"}
     assert "w-first" not in v.unchecked("regmap") and "insn-idx" not in v.unchecked("hostvar")
     assert v.checks("read-write") and v.checks("unmapped") and v.checks("done")
-    for job in (Job("regmap", mode="regmap"), Job("hostvar-s1", mode="host-timing")):
+    for job in (Job("regmap", kind="regmap"), Job("hostvar-s1", kind="host-timing")):
         assert job_reasons(job, "upstream_chisel", "upstream-chisel") == []
-    [why] = job_reasons(Job("reset-mid-s1-light", mode="reset-mid"), "upstream_chisel", "upstream-chisel")
+    [why] = job_reasons(Job("reset-mid-s1-light", kind="reset-mid"), "upstream_chisel", "upstream-chisel")
     assert why.startswith("rtl/ only: reset checks rtl/'s own register table"), why
 
 

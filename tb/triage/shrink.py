@@ -258,7 +258,7 @@ def shrink_dir(d: Path, sim: str | None = None, mode: str | None = None, out: Pa
     t0 = time.perf_counter()
     saved = load_saved(d)
     if not (d / "manifest.json").is_file():
-        raise ShrinkError(f"{d}: holds no program (a flow's failure, {saved.job.mode}): nothing to shrink")
+        raise ShrinkError(f"{d}: holds no program (a flow's failure, {saved.job.kind}): nothing to shrink")
     config, job = rerun_job(d, saved)
     sim, mode = sim or saved.sim, mode or saved.mode
     original = candidate(Program.from_vector(load_vector(d)))

@@ -30,7 +30,7 @@ from tb.plan.applicable import runs_on
 from tb.plan.dutmap import gen_limits, host_map, not_checked
 from tb.plan.handoff import BatchQueue
 from tb.plan.jobs import Job, Plan
-from tb.plan.registry import for_mode
+from tb.plan.registry import for_kind
 from tb.plan.saved import SavedFailure, failure_dir
 from tb.plan.testbench import PERIOD_NS
 from tb.rules.failure import exception_rule, form_of, model_rule, shape
@@ -57,7 +57,7 @@ class PlanTest(uvm_test):
         """The job's program: its vector, a random one from its seed, or None for a mode
         without a program of the job's own (tb/plan/registry.py)."""
         cfg = load_config(self.plan.config)
-        if not for_mode(job.mode).program:
+        if not for_kind(job.kind).program:
             return None
         if job.vector is None:
             return generate(job.seed, cfg, limits=gen_limits(self.plan.dut))
@@ -79,8 +79,8 @@ class PlanTest(uvm_test):
                 await reset_dut(self.env.dut)
             forced = {"reset_after_failure": True} if not job.reset and previous_failed else {}
             vector = self.current_vector = self.vector_for(job)
-            sequence = SEQUENCES[job.mode]
-            vseq = sequence(job.mode, self.env, job, vector, self.plan)
+            sequence = SEQUENCES[job.kind]
+            vseq = sequence(job.kind, self.env, job, vector, self.plan)
             await vseq.start()
             info = {**forced, **vseq.info}
         except HostHung:

@@ -1,9 +1,9 @@
-"""The virtual sequence a job of each mode runs (jobs.MODES), inside the simulator.
+"""The virtual sequence a job of each kind runs (jobs.JOB_KINDS), inside the simulator.
 
 The test registry (tb/plan/registry.py) says which jobs each test makes and imports nothing
 of cocotb; this table, read by the cocotb test (tb/uvm/cocotb_plan.py), says what runs them.
 A sequence is constructed as ``Sequence(name, env, job, vector, plan)`` (``vector`` is None
-for a mode without a program).
+for a kind without a program).
 """
 from __future__ import annotations
 
