@@ -15,9 +15,11 @@ import re
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-#: Failure kinds, one per checker; negative tests assert on these.
-KINDS = ("scoreboard", "stray-write", "protocol", "ordering", "liveness", "watchdog",
-         "register", "no-compare", "bus-error", "counter", "model", "assertion", "reach", "error")
+from tb.rules.checks import CHECKS, kinds
+
+#: Failure kinds, one per entry of the checker table (tb/rules/checks.py), in its order;
+#: negative tests, signatures and JUnit types name these.
+KINDS = kinds(CHECKS)
 #: A field the failure gives no value for.
 NONE = "-"
 #: Longest rule text kept when a checker has no rule name but its own wording (register,

@@ -12,8 +12,10 @@
                                    coverage_ap <--+  StrayWriteChecker  (Scoreboard after DONE)
 
 The sampler also feeds :class:`~tb.uvm.checkers.responses.ResponseChecker` on the memory port (every R
-and B response is the one the test injected). Every checker reports to the shared
-:class:`~tb.uvm.checkers.verdict.Verdict`.
+and B response is the one the test injected), and every checker of the checker table
+(tb/rules/checks.py, made by tb/uvm/checkers/table.py) on the ports its entry names: a new bus
+checker is its module and one entry there, not a line here. Every checker reports to the
+shared :class:`~tb.uvm.checkers.verdict.Verdict`.
 ``coverage_ap`` publishes every AXI burst and every register access; a coverage subscriber
 only needs ``env.coverage_ap.connect(subscriber.analysis_export)``. ``coverage`` is the
 coverage collector (tb/uvm/cov/hook.py) when VTA_COVERAGE is set, else None; the program
@@ -38,6 +40,7 @@ from tb.uvm.checkers.protocol import AxiProtocolChecker
 from tb.uvm.checkers.responses import ResponseChecker
 from tb.uvm.checkers.scoreboard import Scoreboard
 from tb.uvm.checkers.stray import StrayWriteChecker
+from tb.uvm.checkers.table import TableChecker, make_checkers
 from tb.uvm.checkers.verdict import Verdict
 from tb.uvm.context import Limits
 from tb.uvm.cov.hook import CoverageCollector, attach
@@ -54,6 +57,8 @@ class Env(Protocol):
     host: HostAgent
     memory: Any
     stray: Any
+    #: the checker table's checkers (tb/rules/checks.py): each gets every job's context
+    checkers: list[TableChecker]
     scoreboard: Scoreboard
     responses: Any
     coverage: CoverageCollector | None
@@ -128,6 +133,10 @@ class VtaEnv(uvm_env):
             self.sampler.attach(port, monitor)
         self.responses = ResponseChecker(self.axi_port, self.memory.answers, report)
         self.sampler.attach(self.axi_port, self.responses)
+        made = make_checkers({p.name: p for p in (self.axi_port, self.lite_port)}, report)
+        for port, checker in made:
+            self.sampler.attach(port, checker)
+        self.checkers = [checker for _, checker in made]
 
     def start_of_simulation_phase(self) -> None:
         self.sampler.start()

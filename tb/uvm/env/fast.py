@@ -45,6 +45,7 @@ from tb.uvm.checkers.dutlog import DutLog
 from tb.uvm.checkers.protocol import attributes_text
 from tb.uvm.checkers.scoreboard import Scoreboard
 from tb.uvm.checkers.stray import STRAY_FIELDS, AllowedWrites
+from tb.uvm.checkers.table import TableChecker, fast_findings
 from tb.uvm.checkers.verdict import Verdict
 from tb.uvm.env.watch import POLL_GAP, REPORT_EVERY, Report, Watcher
 
@@ -254,7 +255,8 @@ class FastChecks:
 
     def findings(self) -> list[Failure]:
         """Every latched finding as a failure record (rule and channel decoded by the tables
-        of tb/rules/axi_codes.py, ordering.py, liveness.py), earliest first."""
+        of tb/rules/axi_codes.py, ordering.py, liveness.py; the checker table's fast-mode
+        checkers decode their own twins' latches), earliest first."""
         out = []
         for port, chk in (("m_axi_gmem", self.dut.u_chk_mem), ("s_axi_control", self.dut.u_chk_lite)):
             if _int(chk.violation):
@@ -269,6 +271,7 @@ class FastChecks:
                                f"addr={_int(mem.stray_burst_addr):#010x} len={_int(mem.stray_burst_len)} "
                                f"at cycle {_int(mem.stray_cycle)}; {near}", _int(mem.stray_cycle),
                                **STRAY_FIELDS))
+        out += fast_findings(self.dut)
         if not self.probes:
             return earliest(out)
         tb = self.dut.u_tb
@@ -408,6 +411,9 @@ class FastEnv(uvm_env):
         self.scoreboard = Scoreboard("scoreboard", self)
         self.checks = FastChecks(self.dut, self.verdict, self.hostmap.probes)
         self.stray = self.checks  # the stray-write latch is in the memory; this names the STOREs
+        #: no Python bus checker runs here: the table's fast-mode ones are Verilog twins read by
+        #: FastChecks (tb/rules/checks.py)
+        self.checkers: list[TableChecker] = []
         self.responses = FastResponses(self.dut.u_mem)
         self.coverage = None  # functional coverage of bus events needs the full mode's monitors
         self.started = time.perf_counter()

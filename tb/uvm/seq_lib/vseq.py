@@ -91,9 +91,12 @@ class RunProgramVseq(uvm_sequence):
                               f"{when} at ~{speed:,.0f} cycles/s; {cap}")
 
     async def start_job(self, ctx: JobContext) -> None:
-        """Hand the context to the memory agent and the stray-write checker; set the HDL fault."""
+        """Hand the context to the memory agent, the stray-write checker and the checker
+        table's checkers; set the HDL fault."""
         await self.env.memory.start_job(ctx)
         self.env.stray.start_job(ctx)
+        for checker in self.env.checkers:
+            checker.start_job(ctx)
         self.dut.tb_fault.value = ctx.fault.code
 
     async def program_and_launch(self) -> int:
