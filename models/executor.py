@@ -18,7 +18,7 @@ Decisions where the spec is silent (all documented again where they are implemen
   and pads of a STORE are only judged when it moves data.
 * Only the SRAM indices an instruction actually uses are checked: a reset GEMM reads no
   INP/WGT, an ALU with use_imm reads no source.
-* In schedule mode the program stops when FINISH executes; instructions of other modules
+* Under a schedule (``schedule=``) the program stops when FINISH executes; instructions of other modules
   not yet run are dropped (for a well-formed program every STORE happens-before FINISH).
 """
 from __future__ import annotations

@@ -48,7 +48,7 @@ def plan(modules: list[str] | None, depth: int | None, quick: bool) -> tuple[lis
     """The jobs and broken copies to run."""
     jobs = [j for j in select(modules) if j.quick or not quick]
     if depth is not None:
-        jobs = [replace(j, depth=depth) if j.mode == "bmc" else j for j in jobs]
+        jobs = [replace(j, depth=depth) if j.sby_mode == "bmc" else j for j in jobs]
     names = {j.name for j in jobs}
     unknown = [n.name for n in NEGATIVES if n.job not in {j.name for j in select(None)}]
     if unknown:
@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     def one(item: tuple[str, FormalJob, Negative | None]) -> JobResult:
         nonlocal done
         name, job, neg = item
-        print(f"  start {name} ({'broken copy, BMC' if neg else job.mode + ', ' + job.engine})", flush=True)
+        what = "broken copy, BMC" if neg else f"{job.sby_mode}, {job.engine}"
+        print(f"  start {name} ({what})", flush=True)
         result = run_job(job, _dir(args.out / ("broken" if neg else ""), name), env, neg)
         result.name = name
         done += 1

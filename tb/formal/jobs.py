@@ -24,7 +24,7 @@ from typing import Literal
 from models.config import VtaConfig
 from models.spec.configs import load_config
 
-Mode = Literal["prove", "bmc"]
+SbyMode = Literal["prove", "bmc"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class FormalJob:
     top: str                                   # module whose contract is checked (rtl/<top>.v)
     params: tuple[tuple[str, int], ...]        # chparam values on the top
     config: str                                # configuration the parameters come from ("-": none)
-    mode: Mode = "prove"
+    sby_mode: SbyMode = "prove"                # sby [options] mode: prove, or bmc to a depth
     engine: str = "smtbmc yices"               # sby engine line
     depth: int = 8                             # induction length (prove) or bound (bmc)
     cover_depth: int = 16                      # bound of the cover run
@@ -139,7 +139,7 @@ def jobs() -> list[FormalJob]:
                   "-", depth=6, cover_depth=20, submodules=("vta_burst_gen", "vta_unpack")),
         # the read requests' tiling (VTA_FORMAL_AR_TILING): bounded only
         FormalJob("vta_ld_engine", (("LOG_B", _log_b(small)), ("LOG_EMAX", _log2(small.acc_bytes))),
-                  "small", mode="bmc",
+                  "small", sby_mode="bmc",
                   engine="smtbmc boolector", depth=AR_DEPTH, cover_depth=20,
                   submodules=("vta_burst_gen", "vta_unpack"), defines=("VTA_FORMAL_AR_TILING",),
                   why="the tiling invariant needs vta_burst_gen's row/beat registers, which a "
@@ -155,7 +155,7 @@ def jobs() -> list[FormalJob]:
                   cover_depth=20, submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack")),
         # its byte clause (VTA_FORMAL_STORE_BYTES): bounded only
         FormalJob("vta_store", (("LOG_B", _log_b(small)), ("LOG_OUT_BYTES", _log2(small.out_bytes)),
-                                ("LOG_ACC_DEPTH", small.log_acc_depth)), "small", mode="bmc",
+                                ("LOG_ACC_DEPTH", small.log_acc_depth)), "small", sby_mode="bmc",
                   depth=11, cover_depth=16,
                   submodules=("vta_phase", "vta_burst_gen", "vta_fifo", "vta_pack"),
                   defines=("VTA_FORMAL_STORE_BYTES",),
@@ -173,7 +173,7 @@ def jobs() -> list[FormalJob]:
                   # converge, so it is removed; its assumptions hold in the other jobs' contexts
                   script=("chformal -remove *vta_unpack*",)),
         # its token clause (VTA_FORMAL_LOAD_TOKENS): bounded only
-        FormalJob("vta_load", _load_params(small), "small", mode="bmc",
+        FormalJob("vta_load", _load_params(small), "small", sby_mode="bmc",
                   engine="smtbmc boolector", depth=12, cover_depth=20, submodules=LOAD_SUBS,
                   defines=("VTA_FORMAL_LOAD_TOKENS",),
                   # the clause is about tokens: vta_unpack's own contract (proven in its jobs)
@@ -222,12 +222,12 @@ def jobs() -> list[FormalJob]:
         # out of the proof (VTA_FORMAL_AR_ONLY) and checked by the bounded jobs below.
         FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 8)), "default", depth=4, cover_depth=24,
                   submodules=("vta_fifo",), defines=("VTA_FORMAL_AR_ONLY",), quick=True),
-        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 2)), "-", mode="bmc", engine="smtbmc boolector",
+        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 2)), "-", sby_mode="bmc", engine="smtbmc boolector",
                   depth=20, cover_depth=16, submodules=("vta_fifo",),
                   why="a_route is not inductive from the arbiter (the in-order table's entries "
                       "behind its head are vta_fifo's internals); with 2 table entries 20 cycles "
                       "fill, drain and wrap the table many times"),
-        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 8)), "-", mode="bmc", depth=12, cover_depth=24,
+        FormalJob("vta_rd_arb", (("NC", 3), ("OUTST", 8)), "-", sby_mode="bmc", depth=12, cover_depth=24,
                   submodules=("vta_fifo",),
                   why="a_route as above, at vta_top's 8 entries: bounded by solver time "
                       "(step 14 takes minutes)"),
@@ -244,7 +244,7 @@ def jobs() -> list[FormalJob]:
         FormalJob("vta_ctrl", (("NSTAT", 32),), "default", depth=6, cover_depth=12),
         FormalJob("vta_ctrl", (("NSTAT", 1),), "-", depth=6, cover_depth=12, quick=True),
         # ... and under the shared AXI4-Lite rules: the host's assumed, its B/R rules asserted
-        FormalJob("vta_ctrl", (("NSTAT", 1),), "-", mode="bmc", depth=24, cover_depth=12,
+        FormalJob("vta_ctrl", (("NSTAT", 1),), "-", sby_mode="bmc", depth=24, cover_depth=12,
                   wrapper=("tb/rtl/formal/vta_formal_ctrl.v", "tb/rtl/formal/vta_formal_axi.v"),
                   why="the rules' bookkeeping (requests outstanding per channel) is the monitor's "
                       "own state, which an invariant in the wrapper cannot name (no hierarchical "
@@ -257,7 +257,7 @@ def jobs() -> list[FormalJob]:
         # configurations (LOG_BUS_WIDTH 6). The submodules' own contracts (checked by their
         # own jobs) are removed here: they only cost time (the FIFO's took the BMC from
         # seconds to minutes); their assumptions are then not checked in fetch's context.
-        FormalJob("vta_fetch", (("LOG_B", _log_b(default)),), "default", mode="bmc",
+        FormalJob("vta_fetch", (("LOG_B", _log_b(default)),), "default", sby_mode="bmc",
                   engine="smtbmc yices", depth=FETCH_DEPTH, cover_depth=12,
                   submodules=("vta_burst_gen", "vta_fifo", "vta_unpack"),
                   script=("chformal -remove *vta_fifo", "chformal -remove *vta_burst_gen",
@@ -267,7 +267,7 @@ def jobs() -> list[FormalJob]:
     # vta_formal_top: the whole top (small configuration, SRAMs abstracted) under the shared
     # AXI rules of both ports and the DONE ordering rules (tb/rtl/formal/vta_formal_top.v)
     out.append(FormalJob(
-        "vta_formal_top", (), "small", mode="bmc", engine="abc bmc3", depth=60, cover_depth=45,
+        "vta_formal_top", (), "small", sby_mode="bmc", engine="abc bmc3", depth=60, cover_depth=45,
         submodules=tuple(f"vta_{m}" for m in (
             "burst_gen", "compute", "ctrl", "fetch", "fifo", "gemm_alu", "ld_engine", "load",
             "pack", "phase", "rd_arb", "store", "token", "top", "unpack")),

@@ -73,7 +73,7 @@ def to_json(results: list[JobResult], negatives: list[NegativeResult]) -> dict:
     def job(r: JobResult) -> dict:
         return {
             "name": r.name,
-            "mode": r.mode,
+            "sby_mode": r.sby_mode,
             "engine": r.engine,
             "status": r.status,
             "detail": r.detail,

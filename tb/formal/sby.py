@@ -61,7 +61,7 @@ class JobResult:
     """What one job decided."""
 
     name: str
-    mode: str
+    sby_mode: str  # the [options] mode it ran (prove or bmc)
     engine: str
     status: str  # proven | bounded | FAILED | UNKNOWN | TIMEOUT | ERROR
     detail: str  # e.g. "k-induction depth 4", "BMC depth 30"
@@ -149,7 +149,7 @@ def sby_text(job: FormalJob, files: list[Path], defines: tuple[str, ...]) -> str
     """The .sby file of a job."""
     if job.harness:
         return harness_sby_text(job, files, defines)
-    check = "prove" if job.mode == "prove" else "bmc"
+    check = "prove" if job.sby_mode == "prove" else "bmc"
     top_script = [
         f"read -formal {' '.join('-D ' + d for d in defines)} "
         f"{' '.join(f.name for f in files if f.suffix == '.v')}".replace("  ", " "),
@@ -280,13 +280,13 @@ def run_job(
     none means only that the proof is missing (UNKNOWN: a helper invariant is needed).
     """
     result = _run(job, workdir, env, negative)
-    if result.status != "UNKNOWN" or job.mode != "prove":
+    if result.status != "UNKNOWN" or job.sby_mode != "prove":
         return result
-    search = _run(replace(job, mode="bmc", engine="smtbmc yices", depth=job.cover_depth),
+    search = _run(replace(job, sby_mode="bmc", engine="smtbmc yices", depth=job.cover_depth),
                   workdir / "search", env, negative, with_cover=False)
     if search.status == "FAILED":
         search.seconds += result.seconds
-        search.checks, search.unreached, search.mode = result.checks, result.unreached, job.mode
+        search.checks, search.unreached, search.sby_mode = result.checks, result.unreached, job.sby_mode
         search.engine = job.engine
         return search
     result.detail += f"; no counterexample in {job.cover_depth} steps"
@@ -331,14 +331,14 @@ def _run(
             job = replace(job, hunts=())
         else:
             engine = job.engine if job.harness else "smtbmc yices"
-            job = replace(job, mode="bmc", engine=engine, depth=job.cover_depth, hunts=(), hinted=(),
+            job = replace(job, sby_mode="bmc", engine=engine, depth=job.cover_depth, hunts=(), hinted=(),
                           hint_depth=0)
     defines = job.defines + ((negative.define,) if negative is not None and negative.define else ()) \
         + (("VTA_FORMAL_HINT",) if negative is not None and negative.hint else ())
     files = sources(job, workdir, negative)
     sby = workdir / "job.sby"
     sby.write_text(sby_text(job, files, defines))
-    check = "prove" if job.mode == "prove" else "bmc"
+    check = "prove" if job.sby_mode == "prove" else "bmc"
     hunts = hunt_tasks(job)
     if job.harness:
         # one sby run after the other, each with its own timeout: run together, the BMC, the
@@ -393,13 +393,13 @@ def _run(
             trace_vcd = workdir / t.group(2)
             yw = trace_vcd.with_suffix(".yw")
             trace_yw = yw if yw.exists() else None
-    depth = deepest_step(workdir / f"job_{check}") if job.mode == "bmc" else None
+    depth = deepest_step(workdir / f"job_{check}") if job.sby_mode == "bmc" else None
     if status == "PASS":
-        verdict = "proven" if job.mode == "prove" else "bounded"
+        verdict = "proven" if job.sby_mode == "prove" else "bounded"
         detail = (
             f"{'PDR' if 'pdr' in job.engine else 'k-induction'}"
             + ("" if "pdr" in job.engine else f", depth {job.depth}")
-            if job.mode == "prove"
+            if job.sby_mode == "prove"
             else f"BMC depth {job.depth}"
         )
     elif status == "FAIL":
@@ -408,7 +408,7 @@ def _run(
             "counterexample"
             + (f" at step {failed[0].failed_step}" if failed and failed[0].failed_step is not None else ""),
         )
-    elif status == "TIMEOUT" and job.mode == "bmc":
+    elif status == "TIMEOUT" and job.sby_mode == "bmc":
         verdict, detail = (
             "bounded",
             f"BMC depth {depth} in {job.timeout} s" if depth is not None else "timeout",
@@ -468,7 +468,7 @@ def _run(
                 unreached.append(c.label)
     return JobResult(
         job.name,
-        job.mode,
+        job.sby_mode,
         job.engine,
         verdict,
         detail,

@@ -51,7 +51,7 @@ SAMPLE = _one_per_module()
 @pytest.mark.parametrize("job", QUICK, ids=[j.name for j in QUICK])
 def test_quick_contract_holds(job: FormalJob, tmp_path: Path) -> None:
     result = run_job(job, tmp_path / "run", formal_env())
-    assert result.status == ("proven" if job.mode == "prove" else "bounded"), (
+    assert result.status == ("proven" if job.sby_mode == "prove" else "bounded"), (
         f"{job.name}: {result.status} {result.detail} (log {result.log})"
     )
     asserts = [c for c in result.checks if c.kind == "assert"]

@@ -158,7 +158,7 @@ def test_pareto_front_on_hand_chosen_points(points: dict[str, tuple[float, float
 
 @pytest.mark.sim
 def test_table_rows_from_seeded_caches(caches: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Three design points whose every result is cached (cached mode: nothing may run), upstream
+    """Three design points whose every result is cached (HW=cached: nothing may run), upstream
     absent: resources, verdicts, fmax or its reason, and the derived figures by hand."""
     seed(["default", "block8", "batch2"])
     hw = hardware.collect(run_of(["default", "block8", "batch2"]), "cached", absent_upstream(caches), None)
@@ -249,7 +249,7 @@ def test_the_plot_is_written_with_every_panel(caches: Path) -> None:
 def test_hw_0_runs_nothing_and_says_so(tmp_path: Path) -> None:
     hw = hardware.collect(run_of(["default", "block8"]), "0", hardware.UPSTREAM, None,
                           say=lambda line: pytest.fail(f"HW=0 printed {line!r}"))
-    assert hw["mode"] == "0" and hw["points"] == []
+    assert hw["setting"] == "0" and hw["points"] == []
     md = "\n".join(hardware.section(hw))
     assert "Hardware figures were not run (HW=0): no synthesis, fmax or time per pass" in md
     (tmp_path / hardware.PLOT).write_bytes(b"old")
@@ -261,7 +261,7 @@ def test_hw_0_runs_nothing_and_says_so(tmp_path: Path) -> None:
 @pytest.mark.sim
 def test_a_corrupt_a_malformed_and_a_missing_document_are_one_line_each(caches: Path) -> None:
     """block8's Xilinx result unreadable, default's ECP5 result under the right key without its
-    totals, batch2's not cached at all (cached mode): one line each, naming the point and the
+    totals, batch2's not cached at all (HW=cached): one line each, naming the point and the
     file; the others' figures are made and the report lists what is missing."""
     seed(["default", "block8"])
     corrupt = synth_cli.out_dir() / "block8-xilinx" / "resources.json"
@@ -362,26 +362,26 @@ def fake_run_config(sim: str, arg: str, cfg: Any, jobs: dict[str, Any], parallel
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("mode", ["0", "cached"])
+@pytest.mark.parametrize("setting", ["0", "cached"])
 def test_make_workloads_module_adds_the_section(caches: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str], mode: str) -> None:
+                                                capsys: pytest.CaptureFixture[str], setting: str) -> None:
     """tb.workloads.run with two configurations (scaled-down layers, the simulation stood in
     for): HW=0 says in the report and on stdout that the figures were not run, with no plot;
     HW=cached gives the seeded figures, the cycles of a pass summed by hand from the report's
     own per-layer cycles."""
     monkeypatch.setattr(workloads, "run_config", fake_run_config)
-    if mode == "cached":
+    if setting == "cached":
         seed(["default", "block8"])
     out = caches / "w"
-    assert workloads.main(["--scale", "small", "--vt", "2", "--config", "default,block8", "--hw", mode,
+    assert workloads.main(["--scale", "small", "--vt", "2", "--config", "default,block8", "--hw", setting,
                            "--out", str(out)]) == 0
     text = capsys.readouterr().out
     md = (out / "report.md").read_text()
     report = json.loads((out / "report.json").read_text())
-    assert hardware.SECTION in md and report["hardware"]["mode"] == mode
+    assert hardware.SECTION in md and report["hardware"]["setting"] == setting
     assert report["configs"]["block8"]["argument"] == "models/workloads/designs/block8.json"
     assert report["configs"]["default"]["argument"] == "default"
-    if mode == "0":
+    if setting == "0":
         assert "Hardware figures were not run (HW=0)" in md
         assert "hardware: hardware figures were not run" in text
         assert not (out / hardware.PLOT).exists()
@@ -412,8 +412,8 @@ def readme() -> str:
     return (ROOT / "README.md").read_text()
 
 
-@pytest.mark.parametrize("command, mode", MAKE_COMMANDS.items())
-def test_readme_make_workloads_commands_reach_the_module(command: str, mode: str) -> None:
+@pytest.mark.parametrize("command, setting", MAKE_COMMANDS.items())
+def test_readme_make_workloads_commands_reach_the_module(command: str, setting: str) -> None:
     """Each `make workloads CONFIG=designs` line as written (its simulation takes a quarter of an
     hour or more: README's figure), through make -n: the knobs reach tb.workloads.run."""
     assert re.search(rf"^{re.escape(command)}\s+#", readme(), re.M), command
@@ -421,7 +421,7 @@ def test_readme_make_workloads_commands_reach_the_module(command: str, mode: str
     assert proc.returncode == 0, proc.stderr
     recipe = " ".join(proc.stdout.replace("\\\n", " ").split())
     assert "-m tb.workloads.run" in recipe and "--config designs" in recipe and "--vt 2" in recipe
-    assert f"--hw {mode} " in recipe and "--out build/workloads-designs" in recipe, recipe
+    assert f"--hw {setting} " in recipe and "--out build/workloads-designs" in recipe, recipe
 
 
 def test_a_bad_hw_is_one_line() -> None:
@@ -448,7 +448,7 @@ def designs_report(work: Path) -> Path:
                    "network_cycles": {"1": None, "2": CYCLES[n]}} for n in names}
     cases = [{"config": n, "layer": layer, "vt": 2} for n in names for layer in LAYER_NAMES]
     (out / "report.json").write_text(json.dumps({"scale": "full", "configs": configs, "cases": cases,
-                                                 "hardware": {"mode": "0"}}))
+                                                 "hardware": {"setting": "0"}}))
     (out / "report.md").write_text(f"# Workloads\n\nthe simulation's tables\n\n{hardware.SECTION}\n\n"
                                    "Hardware figures were not run (HW=0): ...\n")
     return out

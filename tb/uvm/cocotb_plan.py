@@ -54,7 +54,7 @@ class PlanTest(uvm_test):
         self.env: Env = FastEnv("env", self) if self.plan.mode == "fast" else VtaEnv("env", self)
 
     def vector_for(self, job: Job) -> Vector | None:
-        """The job's program: its vector, a random one from its seed, or None for a mode
+        """The job's program: its vector, a random one from its seed, or None for a kind
         without a program of the job's own (tb/plan/registry.py)."""
         cfg = load_config(self.plan.config)
         if not for_kind(job.kind).program:

@@ -60,7 +60,7 @@ from tb.timing.results import ReportError
 from tb.timing.wrapper import WrapperError
 
 #: HW=: 1 makes what the caches lack, cached takes only what they hold, 0 skips it all
-MODES = ("0", "1", "cached")
+SETTINGS = ("0", "1", "cached")
 #: the upstream design's profile, and the directory of its `make workloads` beside OUT
 UPSTREAM = "upstream-chisel"
 UPSTREAM_WORKLOADS = "workloads-upstream-chisel"
@@ -178,20 +178,20 @@ def _read(path: Path, what: str, point: str) -> dict[str, Any] | None:
     return data
 
 
-def _stored(point: str, path: Path, what: str, mode: str, redo: str) -> dict[str, Any] | None:
-    """A cached document, or None when it is unreadable and mode 1 will make it again (``redo``
+def _stored(point: str, path: Path, what: str, setting: str, redo: str) -> dict[str, Any] | None:
+    """A cached document, or None when it is unreadable and HW=1 will make it again (``redo``
     says how); under the other modes an unreadable one is the HardwareError of _read."""
     try:
         return _read(path, what, point)
     except HardwareError:
-        if mode != "1":
+        if setting != "1":
             raise
         print(f"{point}: {shown(path)}: unreadable, {redo} again", flush=True)
         return None
 
 
 def _not_made(point: str, path: Path, stored: dict[str, Any] | None, command: str) -> HardwareError:
-    """Why a result is missing where mode is not 1: stale or not cached, with the command."""
+    """Why a result is missing where HW is not 1: stale or not cached, with the command."""
     state = "stale (made from other sources)" if stored is not None else "not in the cache"
     return HardwareError(f"{point}: {shown(path)}: {state}: {command}")
 
@@ -202,18 +202,18 @@ def _failed(point: str, where: Path, command: str, exc: BaseException) -> Hardwa
     return HardwareError(f"{point}: {shown(where)}: {command} failed: {first}")
 
 
-def synth_doc(point: str, d: Design, target: str, mode: str, knob: str) -> dict[str, Any]:
-    """The cached synthesis result (mode 1: made when absent or stale). HardwareError with
+def synth_doc(point: str, d: Design, target: str, setting: str, knob: str) -> dict[str, Any]:
+    """The cached synthesis result (HW=1: made when absent or stale). HardwareError with
     the one line to print when there is none."""
     t = TARGETS[target]
     _, key = synth_cli.script_and_key(d, t)
     path = synth_cli.out_dir() / f"{d.label}-{target}" / "resources.json"
-    stored = _stored(point, path, "synthesis result", mode, "synthesizing")
+    stored = _stored(point, path, "synthesis result", setting, "synthesizing")
     if stored is not None and stored.get("key") == key:
         print(f"{point}: synth {target}: cached ({shown(path)})", flush=True)
         return stored
     command = f"make synth {knob} TARGET={target}"
-    if mode != "1":
+    if setting != "1":
         raise _not_made(point, path, stored, command)
     print(f"{point}: synth {target}: running Yosys (minutes; {shown(path.parent)}/yosys.log)", flush=True)
     try:
@@ -222,20 +222,20 @@ def synth_doc(point: str, d: Design, target: str, mode: str, knob: str) -> dict[
         raise _failed(point, path.parent, command, exc) from None
 
 
-def timing_doc(point: str, d: Design, mode: str, knob: str) -> dict[str, Any]:
+def timing_doc(point: str, d: Design, setting: str, knob: str) -> dict[str, Any]:
     """The cached place-and-route result on make timing's default part, seed and constraint
-    (mode 1: made when absent); HardwareError with the one line to print when there is none."""
+    (HW=1: made when absent); HardwareError with the one line to print when there is none."""
     try:
         plan = timing_cli.plan_design(d)
     except (RtlError, WrapperError) as exc:
         raise HardwareError(f"{point}: make timing {knob}: {exc}") from None
     path = plan.run_dir / timing_cli.RESULT
-    stored = _stored(point, path, "timing result", mode, "placing and routing")
+    stored = _stored(point, path, "timing result", setting, "placing and routing")
     if stored is not None and stored.get("key") == plan.key:
         print(f"{point}: timing: cached ({shown(path)})", flush=True)
         return stored
     command = f"make timing {knob}"
-    if mode != "1":
+    if setting != "1":
         raise _not_made(point, path, stored, command)
     print(f"{point}: timing: nextpnr on {DEFAULT_PART} (minutes; {shown(plan.run_dir)})", flush=True)
     try:
@@ -253,13 +253,13 @@ def knob_of(arg: str, foreign: bool) -> str:
 
 # --- one point -----------------------------------------------------------------------------
 
-def measure(p: Point, d: Design, mode: str, say: Callable[[str], None]) -> None:
+def measure(p: Point, d: Design, setting: str, say: Callable[[str], None]) -> None:
     """Fill in a point's resources, verdicts and fmax (what cannot be had goes to p.missing)."""
     knob = knob_of(p.config, d.foreign)
     for target, part_key in (XILINX, ECP5):
         part = PARTS[part_key]
         try:
-            doc = synth_doc(p.name, d, target, mode, knob)
+            doc = synth_doc(p.name, d, target, setting, knob)
             path = synth_cli.out_dir() / f"{d.label}-{target}" / "resources.json"
             try:
                 figs, _ = figures_of(doc, part)
@@ -280,7 +280,7 @@ def measure(p: Point, d: Design, mode: str, say: Callable[[str], None]) -> None:
         p.no_fmax = f"no fmax: {no_fit_reason('ecp5', PARTS[ECP5[1]], ecp5)}"
         return
     try:
-        doc = timing_doc(p.name, d, mode, knob)
+        doc = timing_doc(p.name, d, setting, knob)
         try:
             p.fmax_mhz = float(doc["fmax_mhz"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -304,17 +304,17 @@ class Run:
     configs: dict[str, tuple[str, int | None]]
 
 
-def collect(run: Run, mode: str, upstream: str = UPSTREAM, upstream_report: Path | None = None,
+def collect(run: Run, setting: str, upstream: str = UPSTREAM, upstream_report: Path | None = None,
             say: Callable[[str], None] = print) -> dict[str, Any]:
     """The hardware section's document: every point's figures, upstream's, what is missing."""
-    if mode == "0":
-        return {"mode": "0", "note": "hardware figures were not run (HW=0): no synthesis, fmax or "
+    if setting == "0":
+        return {"setting": "0", "note": "hardware figures were not run (HW=0): no synthesis, fmax or "
                 "time per pass; `make workloads CONFIG=designs` without HW=0 adds them", "points": []}
     points: list[Point] = []
     n = len(run.configs) + 1
     for i, (name, (arg, cycles)) in enumerate(run.configs.items(), 1):
         say(f"hardware {i}/{n}: {name} (synthesis on xilinx and ecp5, fmax where it fits the "
-            f"LFE5UM5G-85F; {'cached results only' if mode == 'cached' else 'cached results reused'})")
+            f"LFE5UM5G-85F; {'cached results only' if setting == 'cached' else 'cached results reused'})")
         try:
             cfg = load_config(arg)
             d = design("vta", arg, "default", None)
@@ -328,15 +328,15 @@ def collect(run: Run, mode: str, upstream: str = UPSTREAM, upstream_report: Path
                   cycles / cfg.batch if cycles else None)
         if p.cycles_per_image is None:
             p.missing.append(f"{name}: no ResNet-18 pass (not every layer ran and passed with vt={run.vt})")
-        measure(p, d, mode, say)
+        measure(p, d, setting, say)
         points.append(p)
-    points.append(upstream_point(run, mode, upstream, upstream_report, say, n))
+    points.append(upstream_point(run, setting, upstream, upstream_report, say, n))
     missing = [m for p in points for m in p.missing]
-    return {"mode": mode, "vt": run.vt, "scale": run.scale, "part": DEFAULT_PART,
+    return {"setting": setting, "vt": run.vt, "scale": run.scale, "part": DEFAULT_PART,
             "points": [p.doc() for p in points], "missing": missing}
 
 
-def upstream_point(run: Run, mode: str, upstream: str, report: Path | None, say: Callable[[str], None],
+def upstream_point(run: Run, setting: str, upstream: str, report: Path | None, say: Callable[[str], None],
                    n: int) -> Point:
     """Upstream's point: its resources, and cycles from its workloads report when present."""
     say(f"hardware {n}/{n}: upstream ({upstream})")
@@ -352,7 +352,7 @@ def upstream_point(run: Run, mode: str, upstream: str, report: Path | None, say:
               pass_macs(run.scale, cfg.block_in, cfg.block_out, run.layers), upstream=True)
     if report is not None:
         p.cycles_per_image = upstream_cycles(report, run, cfg.batch, p)
-    measure(p, d, mode, say)
+    measure(p, d, setting, say)
     return p
 
 
@@ -385,7 +385,7 @@ def _num(x: float | None, fmt: str = ",.0f") -> str:
 def section(hw: dict[str, Any]) -> list[str]:
     """The report's hardware section (markdown lines)."""
     md = [SECTION, ""]
-    if hw["mode"] == "0":
+    if hw["setting"] == "0":
         return md + [f"Hardware figures were not run (HW=0): {hw['note'].split(': ', 1)[1]}.", ""]
     md += [f"Per design point (vt={hw['vt']}): resources from `make synth` (Yosys's counts; Xilinx LUT "
            "includes the LUTs used as distributed RAM, block RAM in RAMB36 units), the verdicts of "
@@ -393,7 +393,7 @@ def section(hw: dict[str, Any]) -> list[str]:
            f"all of it), fmax from `make timing` on the {hw['part']} (seed 1, 100 MHz constraint) only "
            "where the ECP5 counts fit, and one ResNet-18 pass per image: time = cycles / fmax, GOPS = "
            "2 x the pass's MACs / time, peak = 2 x MACs/cycle x fmax."
-           + (" Only cached results were used (HW=cached)." if hw["mode"] == "cached" else ""), "",
+           + (" Only cached results were used (HW=cached)." if hw["setting"] == "cached" else ""), "",
            "| configuration | BLOCK | BATCH | MACs/cycle | LUT | FF | RAMB36 | DSP48E1 | fits xc7z020 | "
            "LUT4 | DP16KD | MULT18X18D | fits LFE5UM5G-85F | fmax MHz | cycles / image | ms / image | "
            "GOPS | peak GOPS | of peak |",
@@ -478,7 +478,7 @@ def plot(path: Path, hw: dict[str, Any]) -> None:
 
 def write(out: Path, hw: dict[str, Any]) -> list[Path]:
     """pareto.png (unless HW=0); the section's lines go into report.md by the caller."""
-    if hw["mode"] == "0":
+    if hw["setting"] == "0":
         (out / PLOT).unlink(missing_ok=True)
         return []
     plot(out / PLOT, hw)
@@ -531,7 +531,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tb.workloads.hardware",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="a `make workloads CONFIG=designs` output directory")
-    parser.add_argument("--hw", default="1", choices=MODES[1:],
+    parser.add_argument("--hw", default="1", choices=SETTINGS[1:],
                         help="1: make what the caches lack (default); cached: only what they hold")
     parser.add_argument("--upstream", default=UPSTREAM, help="upstream's DUT profile (name or YAML path)")
     parser.add_argument("--upstream-report", type=Path,

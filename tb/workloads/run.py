@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(DEFAULT_OUT))
     parser.add_argument("--dut", type=dut_argument, default=os.environ.get("DUT") or NATIVE,
                         help="DUT profile: a name under tb/duts/ (vta: rtl/, upstream-chisel) or a YAML path")
-    parser.add_argument("--hw", default="1", choices=hardware.MODES,
+    parser.add_argument("--hw", default="1", choices=hardware.SETTINGS,
                         help="with several configurations, their synthesis, fmax and time per pass: "
                              "1 makes what the caches lack (default), cached uses only cached results, "
                              "0 leaves them out")
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in failed:
         print(f"FAIL {c.config} {c.layer} vt={c.vt}: {c.failure.splitlines()[0] if c.failure else ''}"
               + (f"\n  repro: {c.repro(args.sim)}" if c.vector else ""))
-    if hw is not None and hw["mode"] == "0":
+    if hw is not None and hw["setting"] == "0":
         print(f"hardware: {hw['note']}")
     for line in (hw or {}).get("missing", []):
         print(f"hardware missing: {line}")
