@@ -10,10 +10,11 @@ also gets every program's job context (``start_job(ctx)``) and reports ``Failure
 of its kind through ``report``. With ``fast`` set, the fast mode's checks
 (tb/uvm/env/fast.py ``FastChecks``) also call the class's ``fast_findings(top)``, which reads
 the latches of its Verilog twin in the fast mode's top (tb/rtl/): the fast mode samples no
-bus in Python. Entries without a ``checker`` are kinds whose reporters are wired by name
-(the scoreboard and the stray-write checker, whose STORE footprints the program sequence
-hands over; the protocol and response checkers, which need the memory agent's answers; the
-in-simulation ordering and liveness checkers; the watchdog, the flows, the runner).
+bus in Python. The AXI protocol checker is built this way. Entries without a ``checker`` are
+kinds whose reporters are wired by name (the scoreboard and the stray-write checker, whose
+STORE footprints the program sequence hands over; the response checker, which needs the
+memory agent's answers; the in-simulation ordering and liveness checkers; the watchdog, the
+flows, the runner).
 
 The class is named by a string, as the launcher names the cocotb test module: this table is
 below the simulator (no cocotb import), and the environment, above the checkers, imports it;
@@ -48,7 +49,9 @@ class Check:
 CHECKS: tuple[Check, ...] = (
     Check("scoreboard"),  # final DRAM against the model (checkers/scoreboard.py)
     Check("stray-write"),  # writes outside the STORE footprints (checkers/stray.py; fast: vta_tb_mem.v)
-    Check("protocol"),  # AXI rules, responses (checkers/protocol.py, responses.py; fast: vta_tb_axi_check.v)
+    # AXI rules on both ports; the responses against the injected ones are checkers/responses.py,
+    # wired by name; the fast mode's twin vta_tb_axi_check.v is decoded by env/fast.py itself
+    Check("protocol", "protocol:AxiProtocolChecker", ports=PORTS),
     Check("ordering"),  # tokens, queues, DONE after B (tb/rtl/vta_tb_order_check.v, rules/ordering.py)
     Check("liveness"),  # arbitration and waits (tb/rtl/vta_tb_live_check.v, rules/liveness.py)
     Check("watchdog"),  # no DONE within the bound or the stall window (env/watch.py, fast.py)

@@ -127,8 +127,9 @@ def test_a_new_checker_is_its_module_and_one_entry(toy_table: tuple[Check, ...])
         axi_monitor=SimpleNamespace(ap=hook), lite_monitor=SimpleNamespace(ap=hook),
         axi_tap=SimpleNamespace(analysis_export=None), lite_tap=SimpleNamespace(analysis_export=None))
     VtaEnv.connect_phase(env)
-    [toy] = env.checkers
-    assert isinstance(toy, ToyChecker) and toy.port is env.axi_port
+    assert [type(c).__name__ for c in env.checkers] == ["AxiProtocolChecker"] * 2 + ["ToyChecker"]
+    toy = env.checkers[-1]
+    assert toy.port is env.axi_port
     listeners = dict((port.name, ls) for port, ls in env.sampler.ports)
     assert toy in listeners["m_axi_gmem"] and toy not in listeners["s_axi_control"]
     toy.start_job(SimpleNamespace(readonly=True))  # as the program sequence does, every job

@@ -15,7 +15,9 @@ Checked on every clock edge out of reset, whoever drives the signal:
 
 Each violation is reported once through ``report(message, rule=, module=, channel=)``
 (the verdict's fields: the rule, the port as module, the channel); messages start with
-"AXI protocol violation on <port> <channel>" and name the rule.
+"AXI protocol violation on <port> <channel>" and name the rule. The full mode's environment
+builds one per port from the checker table (tb/rules/checks.py); the fast mode's twin is
+tb/rtl/vta_tb_axi_check.v, decoded by tb/uvm/env/fast.py.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from typing import Callable
 
 from tb.rules.failure import Failure
 from tb.uvm.agents.sampler import ChannelSample, Port
+from tb.uvm.context import JobContext
 
 INCR = 1
 #: {AxLOCK, AxCACHE, AxPROT, AxQOS} of every burst (rtl/README.md, memory port): normal
@@ -48,6 +51,9 @@ class AxiProtocolChecker:
         self.port = port
         self.report = report
         self.on_reset()
+
+    def start_job(self, ctx: JobContext) -> None:
+        """The rules hold for every job alike: the context changes nothing here."""
 
     def on_reset(self) -> None:
         self.pending: dict[str, ChannelSample | None] = {ch: None for ch in self.port.channels}

@@ -11,10 +11,11 @@
                                         v         v                     v
                                    coverage_ap <--+  StrayWriteChecker  (Scoreboard after DONE)
 
-The sampler also feeds :class:`~tb.uvm.checkers.responses.ResponseChecker` on the memory port (every R
-and B response is the one the test injected), and every checker of the checker table
-(tb/rules/checks.py, made by tb/uvm/checkers/table.py) on the ports its entry names: a new bus
-checker is its module and one entry there, not a line here. Every checker reports to the
+The sampler feeds every checker of the checker table (tb/rules/checks.py, made by
+tb/uvm/checkers/table.py; the protocol checker on both ports) on the ports its entry names, so
+a new bus checker is its module and one entry there, not a line here; and
+:class:`~tb.uvm.checkers.responses.ResponseChecker` on the memory port (every R and B response
+is the one the test injected). Every checker reports to the
 shared :class:`~tb.uvm.checkers.verdict.Verdict`.
 ``coverage_ap`` publishes every AXI burst and every register access; a coverage subscriber
 only needs ``env.coverage_ap.connect(subscriber.analysis_export)``. ``coverage`` is the
@@ -36,7 +37,6 @@ from tb.uvm.agents.host import HostAgent
 from tb.uvm.agents.memory import MemoryAgent
 from tb.uvm.agents.monitors import AxiLiteMonitor, AxiMonitor
 from tb.uvm.agents.sampler import EdgeSampler, Port
-from tb.uvm.checkers.protocol import AxiProtocolChecker
 from tb.uvm.checkers.responses import ResponseChecker
 from tb.uvm.checkers.scoreboard import Scoreboard
 from tb.uvm.checkers.stray import StrayWriteChecker
@@ -128,15 +128,16 @@ class VtaEnv(uvm_env):
             monitor.ap.connect(tap.analysis_export)
         report = self.verdict.report
         self.sampler = EdgeSampler(self.dut.ap_clk, self.dut.ap_rst_n)
-        for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
-            self.sampler.attach(port, AxiProtocolChecker(port, report))
-            self.sampler.attach(port, monitor)
-        self.responses = ResponseChecker(self.axi_port, self.memory.answers, report)
-        self.sampler.attach(self.axi_port, self.responses)
+        # the table's checkers (the protocol checker on both ports) see a sample before the
+        # monitors and the response checker do
         made = make_checkers({p.name: p for p in (self.axi_port, self.lite_port)}, report)
         for port, checker in made:
             self.sampler.attach(port, checker)
         self.checkers = [checker for _, checker in made]
+        for port, monitor in ((self.axi_port, self.axi_monitor), (self.lite_port, self.lite_monitor)):
+            self.sampler.attach(port, monitor)
+        self.responses = ResponseChecker(self.axi_port, self.memory.answers, report)
+        self.sampler.attach(self.axi_port, self.responses)
 
     def start_of_simulation_phase(self) -> None:
         self.sampler.start()
