@@ -2,7 +2,8 @@
 a module that exists, and "Add a checker" works as written: a toy checker, defined here and
 registered by one entry of the checker table alone, is built by the full mode's environment on
 its port, gets the job context, reports a failure of its own kind, and its Verilog twin's
-latch is read by the fast mode's checks. No simulator runs."""
+latch is read by the fast mode's checks; a DUT difference is named alike in the files of its
+recipe. No simulator runs."""
 from __future__ import annotations
 
 import re
@@ -12,6 +13,9 @@ from typing import Any
 
 import pytest
 
+from models.genlib.restrict import RESTRICTIONS
+from tb.duts.differences import DIFFERENCES
+from tb.duts.semantics import MODELLED
 from tb.paths import ROOT
 from tb.rules import checks, failure
 from tb.rules.checks import CHECKS, Check, kinds
@@ -149,3 +153,11 @@ def test_a_new_fast_mode_checker_is_read_from_the_table(toy_table: tuple[Check, 
                           u_toy=SimpleNamespace(fired=latch(1), cycle=latch(42)))
     [first] = FastChecks(dut, SimpleNamespace(), probes=False).findings()  # type: ignore[arg-type]
     assert (first.kind, first.cycle, first.rule) == ("toy", 42, "no-writes")
+
+
+def test_a_difference_is_named_alike_in_every_file_of_its_recipe() -> None:
+    """"Add a DUT difference": the generator's restrictions and the model's variants name
+    differences of the closed list (a misspelt one would never apply); ``bases-or`` is the
+    register map's ``base_combine: or``, not a difference."""
+    assert set(RESTRICTIONS) - {"bases-or"} <= set(DIFFERENCES)
+    assert set(MODELLED) <= set(DIFFERENCES) and set(MODELLED) <= set(RESTRICTIONS)
