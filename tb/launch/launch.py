@@ -27,7 +27,7 @@ from tb.paths import ROOT, sim_env
 from tb.plan.dutmap import NATIVE, gen_limits, is_native, netlist_of_rtl
 from tb.plan.jobs import RANDOM_PREFIX, Job, Plan, Results
 from tb.plan.registry import for_kind
-from tb.plan.saved import SavedFailure, failure_dir, safe_name
+from tb.plan.saved import SavedFailure, failure_dir, legacy_job, safe_name
 from tb.rules.failure import Failure, model_rule
 from tb.rules.watchdog import backstop
 
@@ -187,8 +187,9 @@ def run_all(sim: str, jobs: list[tuple[str, Job]], parallel: int, waves: bool,
 
 
 def record_repro(r: dict) -> str:
-    """The command that reproduces a result record, from its own fields."""
-    return repro_command(r["sim"], r["config"], Job(**r["job_spec"]), r.get("mode", "full"),
+    """The command that reproduces a result record, from its own fields (a record written
+    before the job kind had that name, an older run's, is read by the saved failure's rule)."""
+    return repro_command(r["sim"], r["config"], Job(**legacy_job(r["job_spec"])), r.get("mode", "full"),
                          r.get("dut", NATIVE))
 
 

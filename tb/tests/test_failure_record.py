@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from tb.launch.launch import record_repro
 from tb.paths import ROOT
 from tb.plan.jobs import Job, Results
 from tb.plan.saved import SAVED_FILE, SavedError, SavedFailure
@@ -144,6 +145,9 @@ def test_a_saved_job_with_its_kind_named_mode_reads_by_the_documented_rule(tmp_p
     assert json.loads(back.write(tmp_path).read_text())["job"]["kind"] == "regmap"
     committed = SavedFailure.read(ROOT / "tb/duts/upstream-chisel/repro/wdata-unstable")
     assert committed.job.kind == "program"
+    old_record = {"sim": "icarus", "config": "small", "mode": "fast",
+                  "job_spec": {"name": "regmap", "mode": "regmap"}}  # an older run's results.jsonl
+    assert record_repro(old_record).endswith("--sim icarus --mode fast --config small --test regmap")
 
 
 @pytest.mark.parametrize("change, text", [
