@@ -21,8 +21,8 @@ every worker's coverage, remote ones included. Exit status is the report's (1 if
 is missed) or 1 if a job failed.
 
 ``--smoke`` (``make coverage SMOKE=1``) keeps every step but shrinks the fixed suite to
-one directed vector, the closure programs of one placement, the flows and one negative
-test on one configuration: the whole pipeline, report included, in about a minute, for
+one directed vector, the closure programs of one placement, one flow (the register map)
+and one negative test on one configuration: the whole pipeline, report included, in about a minute, for
 the suite's own test of ``make coverage``. Its figures miss the targets by design.
 """
 from __future__ import annotations
@@ -80,8 +80,8 @@ HIGH_ADDRESSES: PlacementKnobs = {"high_addr_prob": 1.0, "nonzero_bases_prob": 1
                                   "unaligned_bases_prob": 0.5}
 
 
-#: ``--smoke``: the directed vector, closure placement and negative test it keeps.
-SMOKE_VECTOR, SMOKE_PLACEMENT, SMOKE_FAULT = "gemm_basic", "low", "fault-drop-wlast"
+#: ``--smoke``: the directed vector, closure placement, flow and negative test it keeps.
+SMOKE_VECTOR, SMOKE_PLACEMENT, SMOKE_FLOW, SMOKE_FAULT = "gemm_basic", "low", "regmap", "fault-drop-wlast"
 
 
 def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job]]:
@@ -95,7 +95,8 @@ def fixed_jobs(out: Path, seed: int, smoke: bool = False) -> list[tuple[str, Job
                 continue
             jobs.append((config, Job(d.name, vector=str(d.resolve()), seed=seed, profile="light")))
     for flow in registry.group("flow"):
-        jobs += flow.make_jobs(JobRequest(SIM, FLOW_CONFIG, seed))
+        if not smoke or flow.name == SMOKE_FLOW:
+            jobs += flow.make_jobs(JobRequest(SIM, FLOW_CONFIG, seed))
     return jobs
 
 

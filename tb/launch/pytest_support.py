@@ -6,6 +6,7 @@ import pytest
 from tb.launch.launch import prepare_env, run_all
 from tb.paths import SIMS
 from tb.plan.jobs import Job
+from tb.plan.testbench import MODES
 
 
 def run(sim: str, jobs: list[tuple[str, Job]], mode: str = "full") -> dict[str, dict]:
@@ -16,3 +17,12 @@ def run(sim: str, jobs: list[tuple[str, Job]], mode: str = "full") -> dict[str, 
 
 
 sims = pytest.mark.parametrize("sim", SIMS)
+
+
+def sim_modes(icarus_mode: str) -> pytest.MarkDecorator:
+    """(simulator, testbench mode) pairs of a test that holds both simulators to its checks:
+    every mode on Verilator (make sim's default), one on Icarus (four-state, three to eight
+    times the CPU per cycle). Tests that come in pairs name opposite Icarus modes, so each
+    pair of values still runs, at half the Icarus time (make test's 10-minute budget)."""
+    assert icarus_mode in MODES, icarus_mode
+    return pytest.mark.parametrize("sim, mode", [("verilator", m) for m in MODES] + [("icarus", icarus_mode)])

@@ -73,7 +73,7 @@ def test_random_programs_on_two_random_configurations(capsys: pytest.CaptureFixt
     assert len({cfg for cfg, _ in jobs}) == 2
     bad_cfg, bad = jobs[-1]
     bad.fault, bad.expect_kind = "aw-flip", "protocol"
-    results = run("verilator", jobs, "fast")
+    results = run("icarus", jobs, "fast")   # Icarus: no C++ build per configuration
     records = [results[job.name] for _, job in jobs]
     assert [r["passed"] for r in records] == [True, True, False]
     assert records[-1]["failures"][0]["kind"] == "stray-write"

@@ -1,5 +1,6 @@
 """Register map and launch semantics, back-to-back launches without reset, a reset in
-mid-program, and the register map under every host write timing, in both testbench modes;
+mid-program, and the register map under every host write timing, in both testbench modes
+(on Verilator; on Icarus the first in the fast mode and the second in the full one);
 the INSN_COUNT claim failing on the design built with VTA_TEST_BREAK_INSN_COUNT_HIGH."""
 from __future__ import annotations
 
@@ -7,16 +8,14 @@ import pytest
 
 from models.spec.configs import load_config
 from tb.launch.api import explain
-from tb.launch.pytest_support import run, sims
+from tb.launch.pytest_support import run, sim_modes
 from tb.plan.registry import JobRequest, make_jobs
-from tb.plan.testbench import MODES
 from tb.uvm.seq_lib.hostvar import variants
 from tb.uvm.seq_lib.launch_flow import launch_program
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("mode", MODES)
-@sims
+@sim_modes("fast")
 def test_register_map_and_launch_flows(sim: str, mode: str) -> None:
     jobs = (make_jobs("regmap", JobRequest(sim, "small", 1))
             + make_jobs("back2back", JobRequest(sim, "small", 7, profile="light"))
@@ -50,8 +49,7 @@ HOSTVAR_SEEDS = (2, 3)
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("mode", MODES)
-@sims
+@sim_modes("full")
 def test_register_map_under_every_host_timing(sim: str, mode: str) -> None:
     """Every timing of tb/uvm/seq_lib/hostvar.py passes the register map, the WSTRB patterns, a batch
     of writes and a launch read during its run, and reached the port as asked (the flow
