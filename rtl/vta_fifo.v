@@ -26,12 +26,19 @@ module vta_fifo #(
     reg [PW-1:0]    wp;
     reg [PW-1:0]    rp;
     reg [7:0]       cnt;
+    // the flags are registers kept equal to (cnt == DEPTH) and (cnt == 0), not compares of
+    // cnt: the queues' full flags and the read arbiter's order table reach the fetch and
+    // LOAD read handshakes (the fmax-critical paths, README "Timing")
+    reg             full_q;
+    reg             empty_q;
 
     wire do_push = push && !full;
     wire do_pop  = pop && !empty;
+    wire up   = do_push && !do_pop;
+    wire down = do_pop && !do_push;
 
-    assign full  = (cnt == DEPTH8);
-    assign empty = (cnt == 8'd0);
+    assign full  = full_q;
+    assign empty = empty_q;
     assign count = cnt;
     assign dout  = mem[rp];
 
@@ -44,11 +51,15 @@ module vta_fifo #(
             wp  <= {PW{1'b0}};
             rp  <= {PW{1'b0}};
             cnt <= 8'd0;
+            full_q  <= 1'b0;
+            empty_q <= 1'b1;
         end else begin
             if (do_push) wp <= (wp == LAST) ? {PW{1'b0}} : wp + 1'b1;
             if (do_pop)  rp <= (rp == LAST) ? {PW{1'b0}} : rp + 1'b1;
-            if (do_push && !do_pop) cnt <= cnt + 8'd1;
-            else if (do_pop && !do_push) cnt <= cnt - 8'd1;
+            if (up) cnt <= cnt + 8'd1;
+            else if (down) cnt <= cnt - 8'd1;
+            full_q  <= up ? (cnt == DEPTH8 - 8'd1) : (full_q && !down);
+            empty_q <= down ? (cnt == 8'd1) : (empty_q && !up);
         end
     end
 `ifdef FORMAL

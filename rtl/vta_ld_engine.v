@@ -80,7 +80,16 @@ module vta_ld_engine #(
     reg [16:0] xdat_lo;
     reg [16:0] xdat_hi;
 
-    wire at_data = (yy >= ydat_lo) && (yy < ydat_hi) && (xx >= xdat_lo) && (xx < xdat_hi);
+    // whether (yy, xx) is a data element, kept in two registers updated with yy and xx
+    // (ydat: ydat_lo <= yy < ydat_hi, xdat: xdat_lo <= xx < xdat_hi) rather than compared
+    // from them: el_ready is the gearbox's out_ready, which reaches the AXI rready through
+    // its in_ready, so it is two flip-flops and a gate (the fmax-critical path, README
+    // "Timing"); the same decision in the same cycle as the compares
+    reg  ydat;
+    reg  xdat;
+    wire at_data = ydat && xdat;
+    wire [16:0] yy_inc = yy + 17'd1;
+    wire [16:0] xx_inc = xx + 17'd1;
     assign el_ready = wact && at_data;
     wire step = wact && (!at_data || el_valid);
 
@@ -106,6 +115,8 @@ module vta_ld_engine #(
             ydat_hi <= 17'd0;
             xdat_lo <= 17'd0;
             xdat_hi <= 17'd0;
+            ydat    <= 1'b0;
+            xdat    <= 1'b0;
             we      <= 1'b0;
             waddr   <= 16'd0;
             wdata   <= {EBITS{1'b0}};
@@ -119,6 +130,8 @@ module vta_ld_engine #(
             ydat_hi <= {13'd0, y_pad_0} + {1'b0, y_size};
             xdat_lo <= {13'd0, x_pad_0};
             xdat_hi <= {13'd0, x_pad_0} + {1'b0, x_size};
+            ydat    <= (y_pad_0 == 4'd0) && (y_size != 16'd0);   // yy = 0
+            xdat    <= (x_pad_0 == 4'd0) && (x_size != 16'd0);   // xx = 0
             we      <= 1'b0;
             waddr   <= sram_base - 16'd1;
         end else begin
@@ -127,11 +140,14 @@ module vta_ld_engine #(
                 waddr <= waddr + 16'd1;
                 wdata <= at_data ? el_data : {EBITS{1'b0}};
                 if (xx == xlast) begin
-                    xx <= 17'd0;
-                    yy <= yy + 17'd1;
+                    xx   <= 17'd0;
+                    yy   <= yy_inc;
+                    xdat <= (xdat_lo == 17'd0) && (xdat_hi != 17'd0);
+                    ydat <= (yy_inc >= ydat_lo) && (yy_inc < ydat_hi);
                     if (yy == ylast) wact <= 1'b0;
                 end else begin
-                    xx <= xx + 17'd1;
+                    xx   <= xx_inc;
+                    xdat <= (xx_inc >= xdat_lo) && (xx_inc < xdat_hi);
                 end
             end
         end
@@ -236,6 +252,8 @@ module vta_ld_engine #(
         h_range: assert(f_y <= f_Y && (f_y == f_Y ? f_x == 17'd0 : f_x < f_X)
                         && (yy <= f_Y) && (yy == f_Y ? xx == 17'd0 : xx < f_X));
         h_waddr: assert(waddr == f_addr - (we ? 16'd0 : 16'd1));
+        h_dat:   assert(ydat == ((yy >= ydat_lo) && (yy < ydat_hi))
+                        && xdat == ((xx >= xdat_lo) && (xx < xdat_hi)));
         h_geom:  assert((f_Y == 17'd0 || (ylast == f_Y - 17'd1 && xlast == f_X - 17'd1 && f_X != 17'd0
                                           && ydat_lo == f_yd0 && ydat_hi == f_yd1
                                           && xdat_lo == f_xd0 && xdat_hi == f_xd1

@@ -48,7 +48,8 @@ module vta_unpack #(
     assign out_data  = buf_q[EMAX*8-1:0];
     wire pop = out_valid && out_ready;
 
-    wire [CW-1:0]    cnt1 = pop ? (cnt - esz) : cnt;
+    wire [CW-1:0] cnt_pop = cnt - esz;   // the count after a pop (out_valid: cnt >= esz)
+    wire [CW-1:0]    cnt1 = pop ? cnt_pop : cnt;
 
     // pop: the buffer moves down by one element, a constant shift per size in LESZ_SET, so
     // each byte is a small AND-OR of the sizes the instance uses (no barrel shifter)
@@ -64,12 +65,19 @@ module vta_unpack #(
                 buf1 = buf1 | ((pop && lesz == l[3:0]) ? (buf_q >> (8 << l)) : NONE);
     end
 
+    // in_ready is cnt1 <= EMAX, written as two compares of the registered count (before the
+    // pop, and after a pop of one element) so that out_ready only selects between them: the
+    // consumer's decision reaches the read handshake (AXI rready) through one gate, not
+    // through the subtract and compare (the fmax-critical path, README "Timing")
 `ifdef VTA_TEST_BREAK_GEARBOX_ROOM
     // test-only breakage (rtl/README.md): a beat is taken with one byte less room than it needs
-    assign in_ready = (rows_left != 16'd0) && (cnt1 <= EMAX_C + 1'b1);
+    wire room_hold = (cnt <= EMAX_C + 1'b1);
+    wire room_pop  = out_valid && (cnt_pop <= EMAX_C + 1'b1);
 `else
-    assign in_ready = (rows_left != 16'd0) && (cnt1 <= EMAX_C);
+    wire room_hold = (cnt <= EMAX_C);
+    wire room_pop  = out_valid && (cnt_pop <= EMAX_C);
 `endif
+    assign in_ready = (rows_left != 16'd0) && (room_hold || (room_pop && out_ready));
     wire accept = in_valid && in_ready;
 
     wire [LOG_B-1:0] boff = first ? off : {LOG_B{1'b0}};

@@ -31,8 +31,10 @@ class Negative:
 
 
 NEGATIVES: tuple[Negative, ...] = (
-    Negative("fifo/default", "a_full_flag", find="assign full  = (cnt == DEPTH8);",
-             replace="assign full  = (cnt == DEPTH8 - 8'd1);", what="full one entry early"),
+    Negative("fifo/default", "a_full_flag",
+             find="full_q  <= up ? (cnt == DEPTH8 - 8'd1) : (full_q && !down);",
+             replace="full_q  <= up ? (cnt == DEPTH8 - 8'd2) : (full_q && !down);",
+             what="full one entry early"),
     Negative("fifo/default", "a_order", find="assign dout  = mem[rp];",
              replace="assign dout  = mem[rp ^ {{(PW-1){1'b0}}, cnt[3]}];",
              what="a full queue of 8 presents the neighbour of its head"),
@@ -109,10 +111,11 @@ NEGATIVES: tuple[Negative, ...] = (
              what="the beats of every row counted from the first row's byte offset"),
     Negative("unpack/small", "a_take_room", define="VTA_TEST_BREAK_GEARBOX_ROOM",
              what="a beat taken with one byte less room than it needs"),
-    Negative("unpack/small", "a_out_valid",
+    Negative("unpack/small", "a_rows_done",
              find="wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;",
              replace="wire [31:0] nvalid = avail;",
-             what="the last beat of a row kept whole (bytes beyond the row taken)"),
+             what="the last beat of a row kept whole (bytes beyond the row taken; the row "
+                  "never ends, so beats are taken after the last row)"),
     Negative("unpack/small", "h_watch",
              find="wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};",
              replace="wire [B*8-1:0] shifted = in_data;",
