@@ -21,8 +21,6 @@ PIPE_STAGES, rtl/README.md, "GEMM/ALU pipeline").
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 
@@ -297,8 +295,9 @@ def test_a_program_that_cannot_complete_is_an_error(insns: list[dict[str, int]])
         estimate_vector(Vector(SMALL, 0x1000, len(insns), [stream], None, BASES, "cannot complete"))
 
 
-def test_twenty_thousand_instructions_in_well_under_a_second() -> None:
-    # The report estimates whole workloads: the walk is linear in the instructions.
+def test_twenty_thousand_instructions_estimate_exactly() -> None:
+    # The report estimates whole workloads: a long program's GEMM time is counted exactly
+    # (its speed is not asserted here: a wall-time bound fails on a loaded machine).
     p = Program(DEFAULT, insn_addr=0x1000000)
     inp = p.alloc("inp", 16, data(16 * DEFAULT.inp_bytes))
     out = p.alloc("out", 16)
@@ -310,7 +309,5 @@ def test_twenty_thousand_instructions_in_well_under_a_second() -> None:
     p.finish(pop_next=True)
     vector = p.build("speed", queues_may_fill=True)
     program = decode_program(DEFAULT, vector.dram(), vector.insn_addr, vector.insn_count)
-    began = time.perf_counter()
     est = estimate(DEFAULT, program, vector.bases)
-    assert time.perf_counter() - began < 2.0
     assert est.exec_cycles["GEMM_EXEC"] == n * (64 * 2 * 2 + 4)

@@ -7,7 +7,6 @@ import json
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -83,9 +82,7 @@ def test_a_second_run_is_cached_until_a_source_changes(tmp_path: Path, monkeypat
 
     monkeypatch.setattr(synth_cli, "run_yosys", fake_yosys)
     first = synth_cli.synthesize("small", "xilinx", rtl, tmp_path / "out")
-    start = time.monotonic()
     second = synth_cli.synthesize("small", "xilinx", rtl, tmp_path / "out")
-    assert time.monotonic() - start < 1.0
     assert len(runs) == 1 and second == first and "cached" in capsys.readouterr().out
     assert json.loads((tmp_path / "out" / "small-xilinx" / "resources.json").read_text()) == first
     synth_cli.synthesize("small", "ecp5", rtl, tmp_path / "out")          # another target
@@ -158,10 +155,9 @@ def test_make_synth_as_documented() -> None:
     doc = json.loads((ROOT / "build" / "synth" / "small-xilinx" / "resources.json").read_text())
     assert all(doc["total"]["resources"][r] > 0 for r in ("lut", "ff", "carry", "bram", "dsp", "lutram"))
     assert "total" in proc.stdout and "vta_gemm_alu" in doc["modules"]
-    start = time.monotonic()
     again = subprocess.run([sys.executable, "-m", "tb.synth", "--config", "small", "--target", "xilinx"],
                            cwd=ROOT, capture_output=True, text=True)
-    assert time.monotonic() - start < 1.0 and again.returncode == 0
+    assert again.returncode == 0
     assert "cached" in again.stdout and again.stdout.count("total") == 1
 
 

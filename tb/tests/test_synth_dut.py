@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
@@ -136,9 +135,8 @@ def test_synth_of_a_foreign_netlist_per_module_and_cached(tmp_path: Path,
     text = (run_dir / "resources.txt").read_text()
     assert text.startswith("toy (default) on xilinx:") and re.search(r"^toy_buffer\s+1\s", text, re.M), text
     capsys.readouterr()
-    start = time.monotonic()
     assert synth_cli.synthesize(None, "xilinx", out=out, dut=str(profile)) == doc
-    assert time.monotonic() - start < 2.0 and "synth toy (default) xilinx: cached" in capsys.readouterr().out
+    assert "synth toy (default) xilinx: cached" in capsys.readouterr().out
     with (tmp_path / "toy.v").open("a") as f:
         f.write("// an edit\n")
     synth_cli.synthesize(None, "xilinx", out=out, dut=str(profile))
@@ -296,11 +294,9 @@ def test_make_synth_as_documented_against_a_cache(tmp_path: Path, command: str, 
     run_dir = tmp_path / f"{d.label}-{target}"
     run_dir.mkdir()
     (run_dir / "resources.json").write_text(json.dumps(doc))
-    start = time.monotonic()
     proc = subprocess.run(command.split(), cwd=ROOT, capture_output=True, text=True, timeout=120,
                           env={**make_env(), "VTA_SYNTH_DIR": str(tmp_path)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert time.monotonic() - start < 60
     assert f"synth {d.title} {target}: cached" in proc.stdout, proc.stdout + proc.stderr
     assert f"{d.title} on {target}:" in proc.stdout and re.search(r"^total\s+7\s", proc.stdout, re.M)
 

@@ -323,9 +323,8 @@ def test_a_second_run_is_cached_a_new_seed_reuses_the_netlist(tmp_path: Path, mo
     first = timing_cli.timing("small", rtl_dir=rtl, out=out)
     assert runs == ["yosys", "nextpnr 1"] and first["seed"] == 1 and not first["netlist_reused"]
     assert first["instances"] == instances
-    start = time.monotonic()
     assert timing_cli.timing("small", rtl_dir=rtl, out=out) == first
-    assert time.monotonic() - start < 2.0 and "cached" in capsys.readouterr().out and len(runs) == 2
+    assert "cached" in capsys.readouterr().out and len(runs) == 2
     assert json.loads((out / f"small-{DEFAULT_PART}" / "timing.json").read_text()) == first
     again = timing_cli.timing("small", seed=7, rtl_dir=rtl, out=out)          # another seed
     assert runs[2:] == ["nextpnr 7"] and again["netlist_reused"] and again["seed"] == 7
@@ -356,10 +355,8 @@ def test_make_timing_as_documented_against_a_cache(tmp_path: Path, command: str)
                                  {"synth": 60.0, "pnr": 300.0, "total": 360.0}, False)
     p.run_dir.mkdir(parents=True)
     (p.run_dir / "timing.json").write_text(json.dumps(doc))
-    start = time.monotonic()
     proc = subprocess.run(command.split(), cwd=ROOT, capture_output=True, text=True,
                           env=make_env(VTA_TIMING_DIR=str(tmp_path)), timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert time.monotonic() - start < 60
     assert f"timing small {DEFAULT_PART} seed 1: cached" in proc.stdout, proc.stdout + proc.stderr
     assert f"{doc['fmax_mhz']:.2f} MHz on clock ap_clk" in proc.stdout and "utilisation" in proc.stdout
