@@ -47,7 +47,7 @@ from tb.uvm.checkers.scoreboard import Scoreboard
 from tb.uvm.checkers.stray import STRAY_FIELDS, AllowedWrites
 from tb.uvm.checkers.table import TableChecker, fast_findings
 from tb.uvm.checkers.verdict import Verdict
-from tb.uvm.env.watch import POLL_GAP, REPORT_EVERY, Report, Watcher
+from tb.uvm.env.watch import POLL_GAP, Progress, Report, Watcher
 
 if TYPE_CHECKING:
     from tb.uvm.context import JobContext, Limits
@@ -346,18 +346,20 @@ class FastWatch:
         self.env, self.limits, self.report = env, limits, report
         self.ctrl: int | None = None
         self.outcome = ""
-        self.last_change = 0
+        self.progress = Progress(limits)
         self.interval = max(4096, limits.stall // 2)
         self.stopped = Event()
+
+    @property
+    def last_change(self) -> int:
+        return self.progress.last_change
 
     def stop(self) -> None:
         self.stopped.set()
 
     async def run(self) -> None:
         env, mailbox, dut, regs = self.env, self.env.mailbox, self.env.dut, self.env.hostmap
-        launched, t0 = env.cycle, time.perf_counter()
-        values: dict[str, int] = {}
-        next_report = t0 + REPORT_EVERY
+        launched, self.progress = env.cycle, Progress(self.limits)
         while not self.stopped.is_set():
             if env.checks.alarm:
                 self.outcome = "alarm"
@@ -378,22 +380,16 @@ class FastWatch:
                 self.ctrl, self.outcome = ctrl, "done"
                 return
             cycles = env.cycle - launched
-            if cycles > self.limits.bound:
-                self.outcome = "bound"
+            self.outcome = self.progress.over(cycles)
+            if self.outcome:
                 return
-            if self.limits.wall is not None and time.perf_counter() - t0 > self.limits.wall:
-                self.outcome = "timeout"
-                return
-            now_values = {name: (await mailbox.read(off))[0] for name, off in regs.progress.items()} \
+            values = {name: (await mailbox.read(off))[0] for name, off in regs.progress.items()} \
                 if regs.native else {BEATS: _int(dut.u_tb.tb_beats)}
-            if now_values != values:
-                values, self.last_change = now_values, cycles
-            elif cycles - self.last_change > self.limits.stall:
-                self.outcome = "stalled"
+            self.outcome = self.progress.read(cycles, values)
+            if self.outcome:
                 return
-            if time.perf_counter() >= next_report:
+            if self.progress.report_due():
                 self.report(cycles, values)
-                next_report = time.perf_counter() + REPORT_EVERY
 
 
 class FastEnv(uvm_env):

@@ -46,6 +46,43 @@ class Watcher(Protocol):
     def stop(self) -> None: ...
 
 
+class Progress:
+    """A running job's limits as a watcher polls, written once for both modes' watchers: the
+    bound and the wall time on every poll, the stall window on every read of the progress
+    counters, and when the next progress record is due."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.t0 = time.perf_counter()
+        self.values: dict[str, int] = {}
+        self.last_change = 0  # cycle (since launch) the progress counters last moved
+        self.next_report = self.t0 + REPORT_EVERY
+
+    def over(self, cycles: int) -> str:
+        """"bound" or "timeout" once the job passed that limit, else ""."""
+        if cycles > self.limits.bound:
+            return "bound"
+        if self.limits.wall is not None and time.perf_counter() - self.t0 > self.limits.wall:
+            return "timeout"
+        return ""
+
+    def read(self, cycles: int, values: dict[str, int]) -> str:
+        """The progress counters read ``cycles`` after launch: "stalled" once none has moved
+        for the stall window, else ""."""
+        if values != self.values:
+            self.values, self.last_change = values, cycles
+        elif cycles - self.last_change > self.limits.stall:
+            return "stalled"
+        return ""
+
+    def report_due(self) -> bool:
+        """Whether a progress record is due (at most every REPORT_EVERY s of wall time)."""
+        if time.perf_counter() < self.next_report:
+            return False
+        self.next_report = time.perf_counter() + REPORT_EVERY
+        return True
+
+
 class WatchDoneSeq(RegSeq):
     """Poll CTRL every POLL_GAP cycles until DONE or ERROR, holding the DUT to its limits.
 
@@ -62,35 +99,32 @@ class WatchDoneSeq(RegSeq):
         self.clock, self.now, self.limits, self.stop, self.report = clock, now, limits, stop, report
         self.ctrl: int | None = None
         self.outcome = ""
-        self.last_change = 0  # cycle (since launch) the progress counters last moved
+        self.progress = Progress(limits)
+
+    @property
+    def last_change(self) -> int:
+        return self.progress.last_change
 
     async def body(self) -> None:
-        launched, t0 = self.now(), time.perf_counter()
-        values: dict[str, int] = {}
-        next_check, next_report = PROGRESS_GAP, t0 + REPORT_EVERY
+        launched, self.progress = self.now(), Progress(self.limits)
+        next_check = PROGRESS_GAP
         while not self.stop():
             value = (await self.read(CTRL)).data
             if value & (DONE | ERROR):
                 self.ctrl, self.outcome = value, "done"
                 return
             cycles = self.now() - launched
-            if cycles > self.limits.bound:
-                self.outcome = "bound"
-                return
-            if self.limits.wall is not None and time.perf_counter() - t0 > self.limits.wall:
-                self.outcome = "timeout"
+            self.outcome = self.progress.over(cycles)
+            if self.outcome:
                 return
             if cycles >= next_check:
-                now_values = {name: (await self.read(off)).data for name, off in PROGRESS.items()}
-                if now_values != values:
-                    values, self.last_change = now_values, cycles
-                elif cycles - self.last_change > self.limits.stall:
-                    self.outcome = "stalled"
+                values = {name: (await self.read(off)).data for name, off in PROGRESS.items()}
+                self.outcome = self.progress.read(cycles, values)
+                if self.outcome:
                     return
                 next_check = cycles + PROGRESS_GAP
-                if time.perf_counter() >= next_report:
+                if self.progress.report_due():
                     self.report(cycles, values)
-                    next_report = time.perf_counter() + REPORT_EVERY
             await ClockCycles(self.clock, POLL_GAP)
 
 
