@@ -130,15 +130,15 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def _job(path: Path, raw: dict[str, Any]) -> Job:
-    fields = set(Job.__dataclass_fields__)
-    unknown = set(legacy_job(raw["job"])) - fields
+    fields, job = set(Job.__dataclass_fields__), legacy_job(raw["job"])
+    unknown = set(job) - fields
     if unknown:
         raise SavedError(f"{path}: job: unknown key(s) {', '.join(sorted(unknown))} "
                          f"(known: {', '.join(sorted(fields))})")
-    if "name" not in raw["job"]:
+    if "name" not in job:
         raise SavedError(f"{path}: job: missing key 'name'")
     try:
-        return Job(**legacy_job(raw["job"]))
+        return Job(**job)
     except (TypeError, ValueError) as exc:
         raise SavedError(f"{path}: {exc}") from None
 

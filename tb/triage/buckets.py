@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from tb.launch.launch import record_repro
 from tb.plan.saved import SavedError, SavedFailure
 from tb.rules.signature import Signature, signature
 
@@ -54,7 +55,6 @@ def repro(record: dict) -> str:
     try:
         return SavedFailure.read(Path(record.get("saved") or "/nonexistent")).repro
     except SavedError:
-        from tb.launch.launch import record_repro
         return record_repro(record)
 
 
