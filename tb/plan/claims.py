@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from models.config import VtaConfig
+from tb.plan.dutmap import profile_of, rtl_registers
 from tb.rules.regs import REGISTERS
 
 if TYPE_CHECKING:
@@ -157,6 +158,5 @@ def foreign_view(profile: "Profile") -> RegView:
 def view(spec: str, cfg: VtaConfig) -> RegView:
     """The view of DUT ``spec`` (a profile name or path; ``vta`` is rtl/, and a netlist of rtl/
     has its registers: every claim)."""
-    from tb.plan.dutmap import profile_of, rtl_registers
     return native_view(cfg) if rtl_registers(spec) else foreign_view(profile_of(spec))
 

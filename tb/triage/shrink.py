@@ -36,6 +36,7 @@ from typing import Callable, Sequence, TypeVar
 from models.argtypes import OneLineParser, positive_float, positive_int
 from models.config import ConfigError
 from models.vector import Vector, VectorError, load_vector, save_vector
+from tb.launch.launch import prepare_env
 from tb.launch.session import SimSession
 from tb.launch.simbuild import DEFINES_VAR, BuildError
 from tb.paths import ROOT, SIMS
@@ -60,6 +61,7 @@ from tb.triage.progedit import (
     zero,
 )
 from tb.triage.rerun import RerunError, load_saved, rerun_job
+from tb.triage.shrinkdemo import DemoError, demo_failure
 
 T = TypeVar("T")
 WORK = ROOT / "build" / "uvm" / "shrink"
@@ -343,9 +345,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from tb.launch.launch import prepare_env
-    from tb.triage.shrinkdemo import DemoError, demo_failure
-
     args = parse_args(argv)
     prepare_env()
     try:

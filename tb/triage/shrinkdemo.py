@@ -13,6 +13,7 @@ from pathlib import Path
 from models.gen import generate
 from models.isa import AluOp, Opcode
 from models.spec.configs import load_config
+from tb.launch.launch import run_plan
 from tb.launch.simbuild import DEFINES_VAR
 from tb.plan.jobs import Job
 from tb.triage.progedit import Program
@@ -48,8 +49,6 @@ def demo_seeds(seed: int) -> list[int]:
 def demo_failure(seed: int, sim: str = "icarus", mode: str = "fast") -> Path:
     """Build the broken RTL (VTA_DEFINES set for this process), run demo programs and return
     the saved failure directory of the first that fails."""
-    from tb.launch.launch import run_plan
-
     os.environ[DEFINES_VAR] = BREAK
     seeds = demo_seeds(seed)
     jobs = [Job(f"demo-s{s}", seed=s) for s in seeds]
