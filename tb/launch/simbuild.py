@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,22 +166,27 @@ def build(sim: str, cfg: VtaConfig, waves: bool = False, mode: str = "full", dut
 
 
 def runner(sim: str, mode: str) -> Any:
-    """cocotb's runner for a simulator. The fast mode's Verilator model is built without
-    ``--public-flat-rw``: making every signal public keeps Verilator from optimising and
-    costs it about 4x in speed; the few signals Python reads there are marked public in the
-    test-only Verilog (``/*verilator public_flat_rd*/``)."""
+    """cocotb's runner for a simulator. A Verilator build reuses the run-time library's
+    objects of an earlier build compiled alike (tb/launch/vruntime.py: a step between
+    verilating and ``make``, and one after it). The fast mode's Verilator model is built
+    without ``--public-flat-rw``: making every signal public keeps Verilator from optimising
+    and costs it about 4x in speed; the few signals Python reads there are marked public in
+    the test-only Verilog (``/*verilator public_flat_rd*/``)."""
     from cocotb_tools.runner import Verilator, get_runner
 
-    if sim != "verilator" or mode != "fast":
+    if sim != "verilator":
         return get_runner(sim)
 
-    class FastVerilator(Verilator):
+    class SharedRuntimeVerilator(Verilator):
         def _build_command(self) -> list[Any]:
-            cmds = super()._build_command()
-            cmds[0] = [arg for arg in cmds[0] if arg != "--public-flat-rw"]
-            return cmds
+            verilate, compile_, *rest = super()._build_command()
+            if mode == "fast":
+                verilate = [arg for arg in verilate if arg != "--public-flat-rw"]
+            step = [sys.executable, "-m", "tb.launch.vruntime"]
+            where = [str(self.build_dir), str(int(self.waves))]
+            return [verilate, [*step, "restore", *where], compile_, [*step, "save", *where], *rest]
 
-    return FastVerilator()
+    return SharedRuntimeVerilator()
 
 
 def run_plan_test(sim: str, mode: str, bdir: Path, tdir: Path, plan_path: Path,

@@ -14,6 +14,7 @@ from tb.mutate.compare import compare
 from tb.mutate.testsets import FORMAL, stages
 from tb.paths import ROOT
 from tb.tests.test_make import make
+from tb.tests.test_mutate_sim import seed_baseline
 
 
 def test_formal_test_sets_put_the_formal_stage_first() -> None:
@@ -56,6 +57,9 @@ def test_compare_counts_each_run_and_the_union() -> None:
 @pytest.mark.sim
 def test_make_mutate_tests_formal_as_documented(tmp_path: Path) -> None:
     out = tmp_path / "mut"
+    # the unmutated run (every contract job, ~35 s) is cached as held: test_formal.py proves
+    # the contracts on the real RTL; this test is about the mutants' stage
+    seed_baseline(out, "formal", "icarus", {"formal": 60.0})
     proc = make("mutate", "N=3", "SEED=1", "MODULES=vta_token", "TESTS=formal", f"OUT={out}", timeout=600)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
     report = json.loads((out / "report.json").read_text())

@@ -30,8 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from tb.mutate.runner import baseline_key
 from tb.mutate.sites import file_sites
 from tb.mutate.source import load
+from tb.mutate.testsets import stages
 from tb.paths import ROOT
 
 #: The sample's mutants by what they change: (file, operator, the text its line starts with,
@@ -126,6 +128,16 @@ def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], ids: di
     print(f"fixed sample: {wall:.0f} s")
 
 
+def seed_baseline(out: Path, tests: str, sim: str, stage_walls: dict[str, float]) -> None:
+    """Write ``out``'s cached unmutated run (tb/mutate/runner.py reuses it while rtl/, the
+    test set and the simulator are unchanged), for a test about what follows it: the
+    unmutated run itself is test_fixed_sample_end_to_end's. The walls set generous limits."""
+    out.mkdir(parents=True)
+    (out / "baseline.json").write_text(json.dumps({
+        "key": baseline_key(ROOT / "rtl", stages(tests, sim), sim),
+        "stage_walls": stage_walls, "job_walls": [10.0]}))
+
+
 def processes_naming(text: str) -> list[str]:
     """Command lines of the live processes whose command line or environment (a stage's
     VTA_RTL_DIR) mentions ``text``."""
@@ -146,6 +158,7 @@ def test_sigterm_stops_every_running_mutant(tmp_path: Path, sample: dict[str, st
     """A SIGTERM while two mutants run: exit 130 with one line, and none of their simulators
     or testbench runners (each in its own session) is left running."""
     out = tmp_path / "mutate"
+    seed_baseline(out, "directed", "icarus", {"directed-icarus": 60.0})
     proc = subprocess.Popen([sys.executable, "-m", "tb.mutate", "--ids", ",".join(list(sample)[:2]),
                              "--tests", "directed", "--out", str(out)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
