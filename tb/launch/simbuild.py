@@ -193,13 +193,17 @@ def run_plan_test(sim: str, mode: str, bdir: Path, tdir: Path, plan_path: Path,
                   waves: bool = False, plusargs: tuple[str, ...] = ()) -> None:
     """One simulator process running tb/uvm/cocotb_plan.py on the plan at ``plan_path``
     (build in ``bdir``, outputs and log ``sim.log`` in ``tdir``); raises what cocotb's runner
-    raises when the cocotb test fails or the process dies."""
+    raises when the cocotb test fails or the process dies. cocotb's default rewrites the
+    assertions of every module the process imports (numpy, pyuvm, the model) through pytest's
+    import hook, about a second of CPU per process; the plan's outcome is the checkers'
+    verdict records, not assertion messages, so no module is rewritten."""
     from cocotb_tools.runner import get_runner
 
     get_runner(sim).test(test_module="tb.uvm.cocotb_plan", hdl_toplevel=TOPLEVELS[mode],
                          hdl_toplevel_lang="verilog", build_dir=str(bdir), test_dir=str(tdir),
                          waves=waves, extra_env={"VTA_UVM_PLAN": str(plan_path),
-                                                 "VTA_SIM_LOG": str(tdir / "sim.log")},
+                                                 "VTA_SIM_LOG": str(tdir / "sim.log"),
+                                                 "COCOTB_REWRITE_ASSERTION_FILES": ""},
                          plusargs=list(plusargs), timescale=TIMESCALE,
                          results_xml=str(tdir / "results.xml"), log_file=str(tdir / "sim.log"))
 

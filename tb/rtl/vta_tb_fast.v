@@ -5,7 +5,8 @@
 // and watched by vta_tb_axi_check instances. Python drives only the mailbox and set-up
 // inputs below and wakes on `tb_host_ack` changes, on `tb_alarm` (a checker fired or a
 // stray write was seen) or on a coarse timer; it reads results through the hierarchy
-// (u_mem.*, u_chk_mem.*, u_chk_lite.*, u_tb.u_order.*, u_tb.u_live.*, u_host.*).
+// (mem_* below: the memory's observations; u_chk_mem.*, u_chk_lite.*, u_tb.u_order.*, u_tb.u_live.*,
+// u_host.*).
 module vta_tb_fast #(
     parameter integer LOG_INP_WIDTH     = 3,
     parameter integer LOG_WGT_WIDTH     = 3,
@@ -112,6 +113,17 @@ module vta_tb_fast #(
         .m_axi_gmem_rvalid(rvalid), .m_axi_gmem_rready(rready)
     );
 
+    // The memory's observations, read by Python (tb/uvm/env/fast.py MemStatus) from these
+    // top-level wires, not as u_mem.<port>: Icarus's VPI finds a name inside u_mem, whose
+    // scope holds the DRAM arrays, in about half a second of CPU, and a top-level one at once.
+    /* verilator lint_off UNUSEDSIGNAL */  // read by Python only
+    wire        mem_stray, mem_corrupted, mem_err_seen, mem_err_chan;
+    wire [31:0] mem_stray_addr, mem_stray_burst_addr, mem_stray_bytes, mem_corrupted_at;
+    wire [31:0] mem_err_burst_addr, mem_err_addr, mem_err_count;
+    wire [63:0] mem_stray_cycle, mem_err_cycle;
+    wire [7:0]  mem_stray_burst_len, mem_err_burst_len, mem_err_beat;
+    wire [1:0]  mem_err_first_resp;
+    /* verilator lint_on UNUSEDSIGNAL */
     vta_tb_mem #(.DW(DW), .IDW(ID_W), .AW(32), .LOG_PAGES(LOG_PAGES), .QD(MEM_QD), .NERR(4)) u_mem (
         .clk(ap_clk), .rst_n(ap_rst_n), .cycle(u_tb.tb_cycle),
         .awid(awid), .awaddr(awaddr), .awlen(awlen), .awsize(awsize), .awvalid(awvalid), .awready(awready),
@@ -126,9 +138,13 @@ module vta_tb_fast #(
         .corrupt_en(tb_mem_corrupt_en), .corrupt_lo(tb_mem_corrupt_lo), .corrupt_last(tb_mem_corrupt_last),
         .dump(tb_mem_dump), .dump_lo(tb_mem_dump_lo), .dump_hi(tb_mem_dump_hi),
         .r_inj(r_inj), .b_inj(b_inj),
-        .stray(), .stray_addr(), .stray_cycle(), .stray_burst_addr(), .stray_burst_len(), .stray_bytes(),
-        .corrupted(), .corrupted_at(), .err_seen(), .err_chan(), .err_first_resp(), .err_burst_addr(),
-        .err_burst_len(), .err_beat(), .err_addr(), .err_cycle(), .err_count()
+        .stray(mem_stray), .stray_addr(mem_stray_addr), .stray_cycle(mem_stray_cycle),
+        .stray_burst_addr(mem_stray_burst_addr), .stray_burst_len(mem_stray_burst_len),
+        .stray_bytes(mem_stray_bytes), .corrupted(mem_corrupted), .corrupted_at(mem_corrupted_at),
+        .err_seen(mem_err_seen), .err_chan(mem_err_chan), .err_first_resp(mem_err_first_resp),
+        .err_burst_addr(mem_err_burst_addr), .err_burst_len(mem_err_burst_len),
+        .err_beat(mem_err_beat), .err_addr(mem_err_addr), .err_cycle(mem_err_cycle),
+        .err_count(mem_err_count)
     );
 
     vta_tb_host #(.AW(16)) u_host (
@@ -169,10 +185,10 @@ module vta_tb_fast #(
     /* verilator lint_on PINCONNECTEMPTY */
 
 `ifdef VTA_TB_DUT  // a foreign DUT: no ordering or liveness checker (vta_tb_top.v)
-    assign tb_alarm = u_chk_mem.violation | u_chk_lite.violation | u_mem.stray;
+    assign tb_alarm = u_chk_mem.violation | u_chk_lite.violation | mem_stray;
 `else
     assign tb_alarm = u_chk_mem.violation | u_chk_lite.violation | u_tb.u_order.violation
-                    | u_tb.u_live.violation | u_mem.stray;
+                    | u_tb.u_live.violation | mem_stray;
 `endif
 endmodule
 `default_nettype wire

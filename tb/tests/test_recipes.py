@@ -149,7 +149,7 @@ def test_a_new_fast_mode_checker_is_read_from_the_table(toy_table: tuple[Check, 
         return SimpleNamespace(value=value)
 
     idle = SimpleNamespace(violation=latch(0))
-    dut = SimpleNamespace(u_chk_mem=idle, u_chk_lite=idle, u_mem=SimpleNamespace(stray=latch(0)),
+    dut = SimpleNamespace(u_chk_mem=idle, u_chk_lite=idle, mem_stray=latch(0),
                           u_toy=SimpleNamespace(fired=latch(1), cycle=latch(42)))
     [first] = FastChecks(dut, SimpleNamespace(), probes=False).findings()  # type: ignore[arg-type]
     assert (first.kind, first.cycle, first.rule) == ("toy", 42, "no-writes")

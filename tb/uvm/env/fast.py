@@ -153,12 +153,25 @@ async def pulse(dut: Any, signal: Any) -> None:
     signal.value = 0
 
 
+class MemStatus:
+    """The memory's observations (vta_tb_mem's status outputs) as attributes, read from the
+    top-level wires they drive (``mem_<name>``, tb/rtl/vta_tb_fast.v): Icarus's VPI takes
+    about half a second of CPU to find a name inside u_mem, whose scope holds the DRAM
+    arrays, on each of a simulator process's first reads, and none for a top-level name."""
+
+    def __init__(self, dut: Any) -> None:
+        self._dut = dut
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._dut, f"mem_{name}")
+
+
 class FastMemory(uvm_component):
     """The Verilog memory: a job's image in, compared bytes out, faults as set-up inputs."""
 
     def build_phase(self) -> None:
         self.dut = ConfigDB().get(self, "", "DUT")
-        self.mem = self.dut.u_mem
+        self.mem = MemStatus(self.dut)
         self.image: MemoryImage | None = None
         self.readback = Dram()
 
@@ -209,8 +222,9 @@ class FastMemory(uvm_component):
         return _int(self.mem.corrupted_at) if _int(self.mem.corrupted) else None
 
     def status_line(self) -> str:
-        return (f"  memory  : {_int(self.mem.aw_n)} AW and {_int(self.mem.ar_n)} AR bursts queued, "
-                f"{_int(self.mem.b_n)} B responses owed")
+        mem = self.dut.u_mem  # queue counts: read only when a job is stuck
+        return (f"  memory  : {_int(mem.aw_n)} AW and {_int(mem.ar_n)} AR bursts queued, "
+                f"{_int(mem.b_n)} B responses owed")
 
 
 class FastResponses:
@@ -261,7 +275,7 @@ class FastChecks:
         for port, chk in (("m_axi_gmem", self.dut.u_chk_mem), ("s_axi_control", self.dut.u_chk_lite)):
             if _int(chk.violation):
                 out.append(protocol_failure(port, chk))
-        mem = self.dut.u_mem
+        mem = MemStatus(self.dut)
         if _int(mem.stray):
             addr = _int(mem.stray_addr)
             near = self.allowed.nearest(addr) if self.allowed else ""
@@ -410,7 +424,7 @@ class FastEnv(uvm_env):
         #: no Python bus checker runs here: the table's fast-mode ones are Verilog twins read by
         #: FastChecks (tb/rules/checks.py)
         self.checkers: list[TableChecker] = []
-        self.responses = FastResponses(self.dut.u_mem)
+        self.responses = FastResponses(MemStatus(self.dut))
         self.coverage = None  # functional coverage of bus events needs the full mode's monitors
         self.started = time.perf_counter()
 
