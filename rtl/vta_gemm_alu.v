@@ -333,9 +333,13 @@ module vta_gemm_alu #(
         lo_prod = sx_prod({~r[PK_S-1], r[PK_S-2:0]});
     endfunction
 
-    reg [ACC_BITS-1:0] gemm_res;
+    wire [ACC_BITS-1:0] gemm_res;   // P = 0: dst + the dot products, combinational in C
+    wire [ACC_BITS-1:0] dot_ext;    // P > 0: the registered dot sums, sign-extended
     generate
         if (P == 0 && PACK != 0) begin : g_pack
+            assign dot_ext = {ACC_BITS{1'b0}};
+            reg [ACC_BITS-1:0] res;
+            assign gemm_res = res;
             reg [ACC_W-1:0] acc_hi, dot_lo;
             reg [R_W-1:0]   r;
             integer gb, gm, gk;
@@ -351,12 +355,15 @@ module vta_gemm_alu #(
                             acc_hi = r[PK_S +: ACC_W];
                             dot_lo = dot_lo + lo_prod(r);
                         end
-                        gemm_res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
+                        res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
                             dst_v[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] + dot_lo;
-                        gemm_res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
+                        res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
                     end
             end
         end else if (P == 0) begin : g_plain
+            assign dot_ext = {ACC_BITS{1'b0}};
+            reg [ACC_BITS-1:0] res;
+            assign gemm_res = res;
             reg [ACC_W-1:0] dot;
             integer gl, gk;
             always @* begin
@@ -365,7 +372,7 @@ module vta_gemm_alu #(
                     for (gk = 0; gk < BLOCK; gk = gk + 1)
                         dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
                                   * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
-                    gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
+                    res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
                 end
             end
         end else begin : g_piped
@@ -449,58 +456,34 @@ module vta_gemm_alu #(
             end else begin : g_m1_only
                 assign dot_f = dot_c;
             end
-            integer fl;
-            always @* begin
-                for (fl = 0; fl < LANES; fl = fl + 1)
-                    gemm_res[fl*ACC_W +: ACC_W] = dst_v[fl*ACC_W +: ACC_W]
-                        + {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
+            // C adds dst to these in the adder it shares with the ALU's ADD (below)
+            genvar fl;
+            for (fl = 0; fl < LANES; fl = fl + 1) begin : g_dot_ext
+                assign dot_ext[fl*ACC_W +: ACC_W] =
+                    {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
             end
+            assign gemm_res = {ACC_BITS{1'b0}};
         end
     endgenerate
 
-    // ALU, per lane
+    // ALU SHR of one lane: arithmetic right by b >= 0 (>= ACC_W: sign fill), left by -b
     localparam [ACC_W-1:0] ACC_W_C = ACC_W;
-    function [ACC_W-1:0] alu_lane(input [2:0] op, input [ACC_W-1:0] a, input [ACC_W-1:0] b);
+    function [ACC_W-1:0] alu_shr(input [ACC_W-1:0] a, input [ACC_W-1:0] b);
         reg [ACC_W-1:0] nb;
         reg [ACC_W-1:0] sra;
         begin
             nb  = {ACC_W{1'b0}} - b;
             // own statement: inside ?: with unsigned operands >>> would turn logical
             sra = $signed(a) >>> b[LOG_ACC_WIDTH-1:0];
-            case (op)
-                ALU_MIN: alu_lane = ($signed(a) < $signed(b)) ? a : b;
-`ifdef VTA_TEST_BREAK_ALU_MAX
-                // test-only breakage (rtl/README.md): MAX returns the smaller operand
-                ALU_MAX: alu_lane = ($signed(a) < $signed(b)) ? a : b;
-`else
-                ALU_MAX: alu_lane = ($signed(a) > $signed(b)) ? a : b;
-`endif
-                ALU_ADD: alu_lane = a + b;
-                ALU_SHR: begin
-                    if (!b[ACC_W-1])
-                        alu_lane = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}}
-                                                  : sra;
-                    else
-                        alu_lane = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
-                end
-                // P > 0: the multi-cycle MUL below (this lane's result is not written)
-                ALU_MUL: alu_lane = (P == 0) ? a * b : a;
-                default: alu_lane = a;
-            endcase
+            if (!b[ACC_W-1])
+                alu_shr = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}} : sra;
+            else
+                alu_shr = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
         end
     endfunction
 
     wire [ACC_W-1:0] imm_ext = {{(ACC_W-16){f_imm[15]}}, f_imm};
     wire [ACC_BITS-1:0] alu_b = f_uimm ? {LANES{imm_ext}} : src_q;
-    reg [ACC_BITS-1:0] alu_res;
-    integer al;
-    always @* begin
-        for (al = 0; al < LANES; al = al + 1)
-            alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
-                                                  alu_b[al*ACC_W +: ACC_W]);
-    end
-
-    wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
 
     // ALU MUL with P > 0 (rtl/README.md, "GEMM/ALU pipeline"): C registers the operands
     // (after forwarding), the low half of the 32x32 product is written Q = min(P, 2) cycles
@@ -572,10 +555,59 @@ module vta_gemm_alu #(
         end
     endgenerate
 
+    // Stage C's result, one AND-OR per bit (rtl/README.md, "GEMM/ALU pipeline"). The
+    // enables depend on the instruction and mul_wv alone, not on the ACC read, so what
+    // arrives late from it (the MIN/MAX compare, the sum, the shift) passes one gate and the
+    // OR instead of a chain of multiplexers. GEMM (P > 0) and ADD share one adder,
+    // dst + (the dot sums or the ALU operand), whose second operand is ready early.
+    //   MIN: a if a < b, else b; MAX: a unless a < b (a == b: either); ADD: a + b; SHR:
+    //   alu_shr; MUL: a * b when P = 0 (else written Q cycles later, from g_mul); the
+    //   illegal alu_opcodes 5..7: a (the destination unchanged); GEMM: dst + dot, 0 with
+    //   reset_reg.
+    wire op_mm   = is_alu && (f_aop == ALU_MIN || f_aop == ALU_MAX);
+    wire op_add  = is_alu && (f_aop == ALU_ADD);
+    wire op_shr  = is_alu && (f_aop == ALU_SHR);
+    wire op_mul0 = is_alu && (f_aop == ALU_MUL) && (P == 0);
+    wire op_keep = is_alu && !op_mm && !op_add && !op_shr && !op_mul0;
+`ifdef VTA_TEST_BREAK_ALU_MAX
+    // test-only breakage (rtl/README.md): MAX returns the smaller operand
+    wire max_inv = 1'b0;
+`else
+    wire max_inv = (f_aop == ALU_MAX);
+`endif
+    wire e_mm   = !mul_wv && op_mm;
+    wire e_sum  = !mul_wv && (op_add || (!is_alu && !f_rst && P != 0));
+    wire e_shr  = !mul_wv && op_shr;
+    wire e_mul0 = !mul_wv && op_mul0;
+    wire e_keep = !mul_wv && op_keep;
+    wire e_g0   = !mul_wv && !is_alu && !f_rst && P == 0;
+    wire [ACC_BITS-1:0] add_b = is_alu ? alu_b : dot_ext;
+
+    reg [ACC_BITS-1:0] c_res;
+    reg [ACC_W-1:0]    ca, cb, cs;
+    reg                pick_a;
+    integer cl;
+    always @* begin
+        for (cl = 0; cl < LANES; cl = cl + 1) begin
+            ca = dst_v[cl*ACC_W +: ACC_W];
+            cb = alu_b[cl*ACC_W +: ACC_W];
+            cs = ca + add_b[cl*ACC_W +: ACC_W];
+            pick_a = ($signed(ca) < $signed(cb)) ^ max_inv;
+            c_res[cl*ACC_W +: ACC_W] =
+                  ({ACC_W{e_keep || (e_mm && pick_a)}} & ca)
+                | ({ACC_W{e_mm && !pick_a}} & cb)
+                | ({ACC_W{e_sum}} & cs)
+                | ({ACC_W{e_shr}} & alu_shr(ca, cb))
+                | ({ACC_W{e_mul0}} & (ca * cb))
+                | ({ACC_W{e_g0}} & gemm_res[cl*ACC_W +: ACC_W])
+                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W]);
+        end
+    end
+
     wire wb = vc && !c_first && !mulp;   // C's own write (a MUL's follows Q cycles later)
     assign wb_valid = wb || mul_wv;
     assign wb_addr  = mul_wv ? mul_wa : c_d;
-    assign wb_data  = mul_wv ? mul_wd : c_res;
+    assign wb_data  = c_res;
 
     always @(posedge clk) begin
         if (rst) begin
