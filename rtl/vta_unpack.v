@@ -34,6 +34,7 @@ module vta_unpack #(
     localparam [31:0]   EMAX32 = EMAX;
     localparam [CW-1:0] EMAX_C = EMAX32[CW-1:0];
     localparam [31:0] B32 = B;
+    localparam [LOG_B:0] B_S = B32[LOG_B:0];
 
     reg [CAP*8-1:0]  buf_q;   // bytes [0, cnt) valid, the rest zero
     reg [CW-1:0]     cnt;
@@ -81,8 +82,15 @@ module vta_unpack #(
     wire accept = in_valid && in_ready;
 
     wire [LOG_B-1:0] boff = first ? off : {LOG_B{1'b0}};
-    wire [31:0] avail = B32 - {{(32-LOG_B){1'b0}}, boff};
-    wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;
+    // the row bytes in this beat, nvalid = min(bytes_left, avail), avail = B - boff in
+    // 1..B: compared on bytes_left's low LOG_B + 1 bits and a zero test of the rest, not a
+    // 32-bit compare. row_end (bytes_left <= avail) is "bytes_next == 0" without the
+    // subtract: the beat ends the row (it enables off, first, rows_left, bytes_left)
+    wire [LOG_B:0]   avail = B_S - {1'b0, boff};
+    wire             bl_small = (bytes_left[31:LOG_B+1] == {(31-LOG_B){1'b0}});
+    wire             bl_lt   = bl_small && (bytes_left[LOG_B:0] < avail);
+    wire             row_end = bl_small && (bytes_left[LOG_B:0] <= avail);
+    wire [31:0] nvalid = {{(31-LOG_B){1'b0}}, bl_lt ? bytes_left[LOG_B:0] : avail};
     wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};
     wire [B*8-1:0] keep    = ~({(B*8){1'b1}} << {nvalid[LOG_B:0], 3'b000});
     wire [B*8-1:0] sm      = shifted & keep;
@@ -135,7 +143,7 @@ module vta_unpack #(
             buf_q <= buf1 | ins;   // ins is zero unless a beat is taken
             if (accept) begin
                 cnt   <= cnt1 + nvalid[CW-1:0];
-                if (bytes_next == 32'd0) begin
+                if (row_end) begin
                     rows_left  <= rows_left - 16'd1;
                     bytes_left <= row_bytes;
                     first      <= 1'b1;
