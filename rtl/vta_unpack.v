@@ -43,7 +43,13 @@ module vta_unpack #(
     reg              first;
     reg [LOG_B-1:0]  off;
 
-    wire [CW-1:0] esz = {{(CW-1){1'b0}}, 1'b1} << lesz;
+    // the element size in bytes, taken at start (lesz is held from start while busy), so
+    // out_valid, in_ready and the count's update start from registers, not from the
+    // neighbour's decode of its instruction (the fmax-critical path, README "Timing")
+    reg  [CW-1:0] esz;
+    always @(posedge clk)
+        if (rst)        esz <= {{(CW-1){1'b0}}, 1'b1};
+        else if (start) esz <= {{(CW-1){1'b0}}, 1'b1} << lesz;
 
     assign out_valid = (cnt >= esz);
     assign out_data  = buf_q[EMAX*8-1:0];
