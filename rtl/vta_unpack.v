@@ -195,7 +195,9 @@ module vta_unpack #(
     reg [15:0]      f_pend = 16'd0;   // row bytes taken and not yet output
     wire        f_take = in_valid && in_ready;
     wire        f_pop  = out_valid && out_ready;
-    wire [15:0] f_esz  = 16'd1 << lesz;
+    // the element size of the access started last (the RTL takes it at start; while busy
+    // lesz is that one, and in a start cycle the elements held are still the last access's)
+    wire [15:0] f_esz  = 16'd1 << f_lesz;
     wire [LOG_B-1:0] f_boff = f_first ? f_off : {LOG_B{1'b0}};
     wire [31:0] f_room = B32 - {{(32-LOG_B){1'b0}}, f_boff};   // beat bytes from the row's start
     wire [31:0] f_nb   = (f_left < f_room) ? f_left : f_room;  // row bytes in this beat
@@ -279,6 +281,8 @@ module vta_unpack #(
                                                 && first == f_first && f_left != 32'd0
                                                 && f_left <= f_rb)));
         if (f_armed) h_watch_held: assert(f_ahead < f_pend);
+        // the element size taken at start is the access's (lesz is held while busy)
+        if (busy) h_esz: assert(esz == ({{(CW-1){1'b0}}, 1'b1} << f_lesz));
     end
     // per byte (no wide shifts): bytes at and above cnt are zero; the watched byte is held
     reg     f_clean, f_watch;
