@@ -31,7 +31,7 @@ DEFAULTS: dict[str, int] = {
     "LOG_BUS_WIDTH": 6,
     "CMD_QUEUE_DEPTH": 8,
     "TOKEN_QUEUE_DEPTH": 8,
-    "PIPE_STAGES": 2,
+    "PIPE_STAGES": 3,
 }
 
 #: Inclusive ranges accepted for each key, with the reason for the bound.
@@ -48,7 +48,7 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "LOG_BUS_WIDTH": (5, 9, "AXI data bus must be 32..512 bits"),
     "CMD_QUEUE_DEPTH": (1, 64, "command queues hold 1..64 instructions"),
     "TOKEN_QUEUE_DEPTH": (1, 255, "token counters hold 1..255 tokens"),
-    "PIPE_STAGES": (0, 2, "the GEMM/ALU pipeline has 0..2 stages between its reads and C"),
+    "PIPE_STAGES": (0, 3, "the GEMM/ALU pipeline has 0..3 stages between its reads and C"),
 }
 
 class ConfigError(ValueError):

@@ -14,7 +14,7 @@ queues of depth 1-3. :func:`sample_config` draws one from a seed, within the ran
   its 128 bits (ACC 2^10, INP 2^10 and WGT 2^9 at most keep a GEMM's six factor fields,
   2A + 2I + 2W bits, and an ALU's four plus its 20-bit tail within a 64-bit word);
 * LOG_BUS_WIDTH 5..9 (32..512-bit AXI), command and token queue depths from QUEUE_DEPTHS,
-  PIPE_STAGES 0..2 (drawn last, so the keys above are the draws they were before it).
+  PIPE_STAGES 0..3 (drawn last, so the keys above are the draws they were before it).
 
 Widths stay at 8/8/32 (the only ones models/config.py accepts). A draw is a pure function
 of the seed (``random.Random`` seeded with a string, never hash order or time), so

@@ -30,8 +30,9 @@ with B the bus bytes, calibrated on Verilator with the testbench memory of profi
 * GEMM/ALU of n = iter_out * iter_in * (uop_end - uop_bgn) micro-ops, with P the
   configuration's PIPE_STAGES: n * per_uop + 2 + P (the pipeline of rtl/vta_gemm_alu.v,
   stages A, B, P register stages and C, one micro-op per cycle), per_uop = 1, + 1 for an
-  ALU with use_imm 0 (its src and dst share the ACC buffer's one read port), + P for an ALU
-  MUL (its multi-cycle write-back), 0 when n = 0;
+  ALU with use_imm 0 (its src and dst share the ACC buffer's one read port), + min(P, 2)
+  for an ALU MUL (its multi-cycle write-back: P = 3's extra stage registers the INP/WGT
+  read data, ahead of C, and does not lengthen the MUL), 0 when n = 0;
 * LOAD (rtl/vta_ld_engine.v) of a padded X x Y tile: the SRAM writer takes one element
   (data or pad) per cycle, the read data arrive one bus beat per cycle from the 5th
   cycle, through a gearbox of (largest element + B) bytes that stalls the beats while the
@@ -138,13 +139,25 @@ class Work:
     bursts: int = 0  # read bursts it requests
 
 
+#: Cycles an ALU MUL's write-back takes at most beyond stage C: with PIPE_STAGES P it takes
+#: min(P, MUL_STAGES_MAX) (rtl/vta_gemm_alu.v, Q); P = 3 adds a register on the INP/WGT read
+#: data, which only GEMM uses.
+MUL_STAGES_MAX = 2
+
+
+def mul_bubbles(pipe_stages: int) -> int:
+    """Bubble cycles stage A leaves after each ALU MUL micro-op: min(PIPE_STAGES, 2)."""
+    return min(pipe_stages, MUL_STAGES_MAX)
+
+
 def uop_cycles(insn: Insn, pipe_stages: int) -> int:
     """GEMM/ALU: the cycles stage A spends on each micro-op: one, one more for an ALU
-    reading ACC[src] (it shares the ACC buffer's one read port with ACC[dst]), PIPE_STAGES
-    more (bubbles) for an ALU MUL, whose write-back takes that many cycles more."""
+    reading ACC[src] (it shares the ACC buffer's one read port with ACC[dst]),
+    :func:`mul_bubbles` more (min(PIPE_STAGES, 2)) for an ALU MUL, whose write-back takes
+    that many cycles more."""
     alu = insn["opcode"] == Opcode.ALU
-    return 1 + (alu and not insn["use_imm"]) + (pipe_stages if alu and insn["alu_opcode"] == AluOp.MUL
-                                                 else 0)
+    mul = alu and insn["alu_opcode"] == AluOp.MUL
+    return 1 + (alu and not insn["use_imm"]) + (mul_bubbles(pipe_stages) if mul else 0)
 
 
 def loop_cycles(insn: Insn, pipe_stages: int) -> int:

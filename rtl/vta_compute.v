@@ -17,7 +17,7 @@ module vta_compute #(
     parameter integer LOG_INP_DEPTH = 11,
     parameter integer LOG_WGT_DEPTH = 10,
     parameter integer LOG_ACC_DEPTH = 11,
-    parameter integer PIPE_STAGES   = 2
+    parameter integer PIPE_STAGES   = 3
 ) (
     input  wire                       clk,
     input  wire                       rst,

@@ -1,16 +1,18 @@
 `default_nettype none
 // GEMM / ALU micro-op pipeline of the compute module (spec section 3), one
-// micro-op per cycle (two for an ALU that reads ACC[src], use_imm 0; PIPE_STAGES more
+// micro-op per cycle (two for an ALU that reads ACC[src], use_imm 0; Q = min(P, 2) more
 // for an ALU MUL):
 //   A: loop counters (o, i, k) -> UOP SRAM read
 //   B: index arithmetic -> INP, WGT SRAM reads
-//   P = PIPE_STAGES stages (0..2, rtl/README.md, "GEMM/ALU pipeline"): M1 registers the
-//      GEMM products, M2 (P = 2) the per-lane dot sums; indices and flags move along
+//   P = PIPE_STAGES stages (0..3, rtl/README.md, "GEMM/ALU pipeline"): with P = 3 the
+//      first (R) registers the INP/WGT read data; then M1 registers the GEMM products,
+//      M2 (P >= 2) the per-lane dot sums; indices and flags move along
 //   the stage before C (B when P = 0): ACC SRAM read of dst (of src, then dst, in the two
 //      cycles of a two-operand ALU micro-op)
 //   C: forwarding, accumulate / tensor ALU -> ACC (and OUT) write-back; an ALU MUL takes
-//      P more cycles (its operands registered in C, written P cycles later, in the P bubble
-//      cycles stage A leaves after each MUL micro-op)
+//      Q = min(P, 2) more cycles (its operands registered in C, written Q cycles later, in
+//      the Q bubble cycles stage A leaves after each MUL micro-op; R lies before C, so it
+//      does not lengthen the MUL)
 // The ACC buffer has one read port (one block RAM copy; rtl/README.md, "GEMM/ALU
 // pipeline"), so a two-operand ALU micro-op holds each stage for two cycles: its
 // src value is read in the first and kept, its dst value read in the second.
@@ -33,7 +35,7 @@ module vta_gemm_alu #(
     parameter integer LOG_INP_DEPTH = 11,
     parameter integer LOG_WGT_DEPTH = 10,
     parameter integer LOG_ACC_DEPTH = 11,
-    parameter integer PIPE_STAGES   = 2
+    parameter integer PIPE_STAGES   = 3
 ) (
     input  wire                       clk,
     input  wire                       rst,
@@ -86,7 +88,9 @@ module vta_gemm_alu #(
     wire is_gemm   = (opcode == OP_GEMM);
     wire is_alu    = (opcode == OP_ALU);
     localparam integer P = PIPE_STAGES;
-    localparam [31:0]  P32 = PIPE_STAGES;
+    // cycles an ALU MUL's write-back follows stage C (and bubbles stage A leaves after it)
+    localparam integer Q = (PIPE_STAGES < 2) ? PIPE_STAGES : 2;
+    localparam [31:0]  Q32 = Q;
 
     // ---------------------------------------------------------------------
     // stage A: loop generator. The loop fields up to dst_factor_in have the
@@ -110,7 +114,7 @@ module vta_gemm_alu #(
     wire [15:0]   f_imm  = insn[ISA_ALU_IMM +: ISA_ALU_IMM_W];
     // a two-operand ALU: each micro-op takes two cycles per stage (src read, then dst read)
     wire          two    = is_alu && !f_uimm;
-    // an ALU MUL with P > 0: P bubble cycles follow each micro-op (its multi-cycle write-back)
+    // an ALU MUL with P > 0: Q bubble cycles follow each micro-op (its multi-cycle write-back)
     wire          mulp   = is_alu && (f_aop == ALU_MUL) && (P != 0);
 
     wire loop_nonempty = (f_iout != 14'd0) && (f_iin != 14'd0) && ({1'b0, f_ubgn} < f_uend);
@@ -149,7 +153,7 @@ module vta_gemm_alu #(
             half <= 1'b1;   // the same micro-op once more: its dst read follows its src read
         end else if (lg_act) begin
             half <= 1'b0;
-            if (mulp) bub <= P32[1:0];
+            if (mulp) bub <= Q32[1:0];
             if (!k_wrap) begin
                 k <= k + 1'b1;
             end else begin
@@ -300,8 +304,8 @@ module vta_gemm_alu #(
     // With P > 0 the multiplies leave C and no longer depend on ACC: M1 registers each k's
     // products alone, mul_pair with acc = 0 (the hi field then is x*wh itself, exact in
     // PROD_W bits by the same argument: the low S bits of x*pk + 2^(S-1) lie in [0, 2^S)),
-    // and both lanes' products are summed in adder trees in logic, into M2 when P = 2; C adds
-    // the dst value. The post-adder chain along k is broken there on purpose: it would put
+    // and both lanes' products are summed in adder trees in logic, into M2 when P >= 2; C
+    // adds the dst value. With P = 3 the multiplies read the R register, not the RAMs. The post-adder chain along k is broken there on purpose: it would put
     // BLOCK serial adders after the multiplies in M1 (rtl/README.md, "GEMM/ALU pipeline").
     localparam integer PROD_W  = INP_W + WGT_W;          // one product, signed, exact
     localparam integer PK_S    = PROD_W;                 // shift of the hi weight
@@ -329,9 +333,13 @@ module vta_gemm_alu #(
         lo_prod = sx_prod({~r[PK_S-1], r[PK_S-2:0]});
     endfunction
 
-    reg [ACC_BITS-1:0] gemm_res;
+    wire [ACC_BITS-1:0] gemm_res;   // P = 0: dst + the dot products, combinational in C
+    wire [ACC_BITS-1:0] dot_ext;    // P > 0: the registered dot sums, sign-extended
     generate
         if (P == 0 && PACK != 0) begin : g_pack
+            assign dot_ext = {ACC_BITS{1'b0}};
+            reg [ACC_BITS-1:0] res;
+            assign gemm_res = res;
             reg [ACC_W-1:0] acc_hi, dot_lo;
             reg [R_W-1:0]   r;
             integer gb, gm, gk;
@@ -347,12 +355,15 @@ module vta_gemm_alu #(
                             acc_hi = r[PK_S +: ACC_W];
                             dot_lo = dot_lo + lo_prod(r);
                         end
-                        gemm_res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
+                        res[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] =
                             dst_v[(gb * BLOCK + 2 * gm) * ACC_W +: ACC_W] + dot_lo;
-                        gemm_res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
+                        res[(gb * BLOCK + 2 * gm + 1) * ACC_W +: ACC_W] = acc_hi;
                     end
             end
         end else if (P == 0) begin : g_plain
+            assign dot_ext = {ACC_BITS{1'b0}};
+            reg [ACC_BITS-1:0] res;
+            assign gemm_res = res;
             reg [ACC_W-1:0] dot;
             integer gl, gk;
             always @* begin
@@ -361,7 +372,7 @@ module vta_gemm_alu #(
                     for (gk = 0; gk < BLOCK; gk = gk + 1)
                         dot = dot + sx_inp(inp_rdata[((gl / BLOCK) * BLOCK + gk) * INP_W +: INP_W])
                                   * sx_wgt(wgt_rdata[((gl % BLOCK) * BLOCK + gk) * WGT_W +: WGT_W]);
-                    gemm_res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
+                    res[gl*ACC_W +: ACC_W] = dst_v[gl*ACC_W +: ACC_W] + dot;
                 end
             end
         end else begin : g_piped
@@ -378,6 +389,26 @@ module vta_gemm_alu #(
             endfunction
             wire unused_piped = &{1'b0, t[ACC_W-1:PROD_W]};
             integer gl, gk;
+            // R (P = 3): the INP/WGT read data registered, so M1's multiplies start from a
+            // register (the block RAM's output register where the tool merges it)
+            localparam integer INP_BITS = 1 << (LOG_BATCH + LOG_BLOCK + LOG_INP_WIDTH);
+            localparam integer WGT_BITS = 1 << (2 * LOG_BLOCK + LOG_WGT_WIDTH);
+            wire [INP_BITS-1:0] inp_m;
+            wire [WGT_BITS-1:0] wgt_m;
+            if (P >= 3) begin : g_rd
+                reg [INP_BITS-1:0] inp_q;
+                reg [WGT_BITS-1:0] wgt_q;
+                // free-running: a micro-op's read data is in R the cycle after stage B
+                always @(posedge clk) begin
+                    inp_q <= inp_rdata;
+                    wgt_q <= wgt_rdata;
+                end
+                assign inp_m = inp_q;
+                assign wgt_m = wgt_q;
+            end else begin : g_rd_none
+                assign inp_m = inp_rdata;
+                assign wgt_m = wgt_rdata;
+            end
             if (PACK != 0) begin : g_m1_pack
                 reg [R_W-1:0] r;
                 integer gb, gm, gp;
@@ -385,9 +416,9 @@ module vta_gemm_alu #(
                     for (gb = 0; gb < BATCH; gb = gb + 1)
                         for (gm = 0; gm < BLOCK / 2; gm = gm + 1)
                             for (gp = 0; gp < BLOCK; gp = gp + 1) begin
-                                r = mul_pair(inp_rdata[(gb * BLOCK + gp) * INP_W +: INP_W],
-                                             wgt_rdata[((2 * gm + 1) * BLOCK + gp) * WGT_W +: WGT_W],
-                                             wgt_rdata[((2 * gm) * BLOCK + gp) * WGT_W +: WGT_W],
+                                r = mul_pair(inp_m[(gb * BLOCK + gp) * INP_W +: INP_W],
+                                             wgt_m[((2 * gm + 1) * BLOCK + gp) * WGT_W +: WGT_W],
+                                             wgt_m[((2 * gm) * BLOCK + gp) * WGT_W +: WGT_W],
                                              {ACC_W{1'b0}});
                                 prod_c[((gb * BLOCK + 2 * gm + 1) * BLOCK + gp) * PROD_W +: PROD_W] =
                                     r[PK_S +: PROD_W];
@@ -401,13 +432,13 @@ module vta_gemm_alu #(
                 always @* begin
                     for (pl = 0; pl < LANES; pl = pl + 1)
                         for (pk = 0; pk < BLOCK; pk = pk + 1) begin
-                            t = sx_inp(inp_rdata[((pl / BLOCK) * BLOCK + pk) * INP_W +: INP_W])
-                              * sx_wgt(wgt_rdata[((pl % BLOCK) * BLOCK + pk) * WGT_W +: WGT_W]);
+                            t = sx_inp(inp_m[((pl / BLOCK) * BLOCK + pk) * INP_W +: INP_W])
+                              * sx_wgt(wgt_m[((pl % BLOCK) * BLOCK + pk) * WGT_W +: WGT_W]);
                             prod_c[(pl * BLOCK + pk) * PROD_W +: PROD_W] = t[PROD_W-1:0];
                         end
                 end
             end
-            // free-running: a micro-op's INP/WGT data is in M1 the cycle after stage B
+            // free-running: a micro-op's products are in M1 the cycle after stage B (after R)
             always @(posedge clk) m1_prod <= prod_c;
             always @* begin
                 for (gl = 0; gl < LANES; gl = gl + 1) begin
@@ -425,64 +456,41 @@ module vta_gemm_alu #(
             end else begin : g_m1_only
                 assign dot_f = dot_c;
             end
-            integer fl;
-            always @* begin
-                for (fl = 0; fl < LANES; fl = fl + 1)
-                    gemm_res[fl*ACC_W +: ACC_W] = dst_v[fl*ACC_W +: ACC_W]
-                        + {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
+            // C adds dst to these in the adder it shares with the ALU's ADD (below)
+            genvar fl;
+            for (fl = 0; fl < LANES; fl = fl + 1) begin : g_dot_ext
+                assign dot_ext[fl*ACC_W +: ACC_W] =
+                    {{(ACC_W-DOT_W){dot_f[fl*DOT_W + DOT_W - 1]}}, dot_f[fl*DOT_W +: DOT_W]};
             end
+            assign gemm_res = {ACC_BITS{1'b0}};
         end
     endgenerate
 
-    // ALU, per lane
+    // ALU SHR of one lane: arithmetic right by b >= 0 (>= ACC_W: sign fill), left by -b
     localparam [ACC_W-1:0] ACC_W_C = ACC_W;
-    function [ACC_W-1:0] alu_lane(input [2:0] op, input [ACC_W-1:0] a, input [ACC_W-1:0] b);
+    function [ACC_W-1:0] alu_shr(input [ACC_W-1:0] a, input [ACC_W-1:0] b);
         reg [ACC_W-1:0] nb;
         reg [ACC_W-1:0] sra;
         begin
             nb  = {ACC_W{1'b0}} - b;
             // own statement: inside ?: with unsigned operands >>> would turn logical
             sra = $signed(a) >>> b[LOG_ACC_WIDTH-1:0];
-            case (op)
-                ALU_MIN: alu_lane = ($signed(a) < $signed(b)) ? a : b;
-`ifdef VTA_TEST_BREAK_ALU_MAX
-                // test-only breakage (rtl/README.md): MAX returns the smaller operand
-                ALU_MAX: alu_lane = ($signed(a) < $signed(b)) ? a : b;
-`else
-                ALU_MAX: alu_lane = ($signed(a) > $signed(b)) ? a : b;
-`endif
-                ALU_ADD: alu_lane = a + b;
-                ALU_SHR: begin
-                    if (!b[ACC_W-1])
-                        alu_lane = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}}
-                                                  : sra;
-                    else
-                        alu_lane = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
-                end
-                // P > 0: the multi-cycle MUL below (this lane's result is not written)
-                ALU_MUL: alu_lane = (P == 0) ? a * b : a;
-                default: alu_lane = a;
-            endcase
+            if (!b[ACC_W-1])
+                alu_shr = (b >= ACC_W_C) ? {ACC_W{a[ACC_W-1]}} : sra;
+            else
+                alu_shr = (nb >= ACC_W_C) ? {ACC_W{1'b0}} : (a << nb[LOG_ACC_WIDTH-1:0]);
         end
     endfunction
 
     wire [ACC_W-1:0] imm_ext = {{(ACC_W-16){f_imm[15]}}, f_imm};
     wire [ACC_BITS-1:0] alu_b = f_uimm ? {LANES{imm_ext}} : src_q;
-    reg [ACC_BITS-1:0] alu_res;
-    integer al;
-    always @* begin
-        for (al = 0; al < LANES; al = al + 1)
-            alu_res[al*ACC_W +: ACC_W] = alu_lane(f_aop, dst_v[al*ACC_W +: ACC_W],
-                                                  alu_b[al*ACC_W +: ACC_W]);
-    end
-
-    wire [ACC_BITS-1:0] c_res = is_alu ? alu_res : (f_rst ? {ACC_BITS{1'b0}} : gemm_res);
 
     // ALU MUL with P > 0 (rtl/README.md, "GEMM/ALU pipeline"): C registers the operands
-    // (after forwarding), the low half of the 32x32 product is written P cycles later, in
-    // the bubbles stage A left behind the micro-op, so writes stay in order, one per cycle.
-    //   P = 1: the product of the registered operands;
-    //   P = 2: the three 16x16 partial products that reach the low half registered, then
+    // (after forwarding), the low half of the 32x32 product is written Q = min(P, 2) cycles
+    // later, in the bubbles stage A left behind the micro-op, so writes stay in order, one
+    // per cycle.
+    //   Q = 1: the product of the registered operands;
+    //   Q = 2: the three 16x16 partial products that reach the low half registered, then
     //          a*b mod 2^32 = al*bl + 2^16 * (al*bh + ah*bl mod 2^16).
     wire                mul_wv;   // a MUL's delayed write
     wire                mul_busy;
@@ -547,10 +555,59 @@ module vta_gemm_alu #(
         end
     endgenerate
 
-    wire wb = vc && !c_first && !mulp;   // C's own write (a MUL's follows P cycles later)
+    // Stage C's result, one AND-OR per bit (rtl/README.md, "GEMM/ALU pipeline"). The
+    // enables depend on the instruction and mul_wv alone, not on the ACC read, so what
+    // arrives late from it (the MIN/MAX compare, the sum, the shift) passes one gate and the
+    // OR instead of a chain of multiplexers. GEMM (P > 0) and ADD share one adder,
+    // dst + (the dot sums or the ALU operand), whose second operand is ready early.
+    //   MIN: a if a < b, else b; MAX: a unless a < b (a == b: either); ADD: a + b; SHR:
+    //   alu_shr; MUL: a * b when P = 0 (else written Q cycles later, from g_mul); the
+    //   illegal alu_opcodes 5..7: a (the destination unchanged); GEMM: dst + dot, 0 with
+    //   reset_reg.
+    wire op_mm   = is_alu && (f_aop == ALU_MIN || f_aop == ALU_MAX);
+    wire op_add  = is_alu && (f_aop == ALU_ADD);
+    wire op_shr  = is_alu && (f_aop == ALU_SHR);
+    wire op_mul0 = is_alu && (f_aop == ALU_MUL) && (P == 0);
+    wire op_keep = is_alu && !op_mm && !op_add && !op_shr && !op_mul0;
+`ifdef VTA_TEST_BREAK_ALU_MAX
+    // test-only breakage (rtl/README.md): MAX returns the smaller operand
+    wire max_inv = 1'b0;
+`else
+    wire max_inv = (f_aop == ALU_MAX);
+`endif
+    wire e_mm   = !mul_wv && op_mm;
+    wire e_sum  = !mul_wv && (op_add || (!is_alu && !f_rst && P != 0));
+    wire e_shr  = !mul_wv && op_shr;
+    wire e_mul0 = !mul_wv && op_mul0;
+    wire e_keep = !mul_wv && op_keep;
+    wire e_g0   = !mul_wv && !is_alu && !f_rst && P == 0;
+    wire [ACC_BITS-1:0] add_b = is_alu ? alu_b : dot_ext;
+
+    reg [ACC_BITS-1:0] c_res;
+    reg [ACC_W-1:0]    ca, cb, cs;
+    reg                pick_a;
+    integer cl;
+    always @* begin
+        for (cl = 0; cl < LANES; cl = cl + 1) begin
+            ca = dst_v[cl*ACC_W +: ACC_W];
+            cb = alu_b[cl*ACC_W +: ACC_W];
+            cs = ca + add_b[cl*ACC_W +: ACC_W];
+            pick_a = ($signed(ca) < $signed(cb)) ^ max_inv;
+            c_res[cl*ACC_W +: ACC_W] =
+                  ({ACC_W{e_keep || (e_mm && pick_a)}} & ca)
+                | ({ACC_W{e_mm && !pick_a}} & cb)
+                | ({ACC_W{e_sum}} & cs)
+                | ({ACC_W{e_shr}} & alu_shr(ca, cb))
+                | ({ACC_W{e_mul0}} & (ca * cb))
+                | ({ACC_W{e_g0}} & gemm_res[cl*ACC_W +: ACC_W])
+                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W]);
+        end
+    end
+
+    wire wb = vc && !c_first && !mulp;   // C's own write (a MUL's follows Q cycles later)
     assign wb_valid = wb || mul_wv;
     assign wb_addr  = mul_wv ? mul_wa : c_d;
-    assign wb_data  = mul_wv ? mul_wd : c_res;
+    assign wb_data  = c_res;
 
     always @(posedge clk) begin
         if (rst) begin

@@ -58,7 +58,14 @@ module vta_load #(
     // ---- phase machine: next side only (C2L pop, L2C push) ----
     wire [127:0] insn;
     wire [2:0]   mtype = insn[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W];
-    wire         is_wgt = (mtype == MT_WGT);
+    // the memory type decoded when vta_phase takes the instruction (q_pop loads its insn
+    // from q_data): always the decode of insn, but from a register, so the read gearbox's
+    // element size (lesz) and its handshake do not start with the decode (as compute's
+    // LOAD kinds; README "Timing")
+    reg          is_wgt;
+    always @(posedge clk)
+        if (rst)        is_wgt <= 1'b0;   // vta_phase's insn after reset: 0, not WGT
+        else if (q_pop) is_wgt <= (q_data[ISA_MEM_MEMORY_TYPE +: ISA_MEM_MEMORY_TYPE_W] == MT_WGT);
     wire         go;
     wire         eng_busy;
     wire         exec;

@@ -17,7 +17,7 @@ module vta_top #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
-    parameter integer PIPE_STAGES       = 2
+    parameter integer PIPE_STAGES       = 3
 ) (
     input  wire                           ap_clk,
     input  wire                           ap_rst_n,

@@ -34,6 +34,7 @@ module vta_unpack #(
     localparam [31:0]   EMAX32 = EMAX;
     localparam [CW-1:0] EMAX_C = EMAX32[CW-1:0];
     localparam [31:0] B32 = B;
+    localparam [LOG_B:0] B_S = B32[LOG_B:0];
 
     reg [CAP*8-1:0]  buf_q;   // bytes [0, cnt) valid, the rest zero
     reg [CW-1:0]     cnt;
@@ -42,7 +43,13 @@ module vta_unpack #(
     reg              first;
     reg [LOG_B-1:0]  off;
 
-    wire [CW-1:0] esz = {{(CW-1){1'b0}}, 1'b1} << lesz;
+    // the element size in bytes, taken at start (lesz is held from start while busy), so
+    // out_valid, in_ready and the count's update start from registers, not from the
+    // neighbour's decode of its instruction (the fmax-critical path, README "Timing")
+    reg  [CW-1:0] esz;
+    always @(posedge clk)
+        if (rst)        esz <= {{(CW-1){1'b0}}, 1'b1};
+        else if (start) esz <= {{(CW-1){1'b0}}, 1'b1} << lesz;
 
     assign out_valid = (cnt >= esz);
     assign out_data  = buf_q[EMAX*8-1:0];
@@ -81,8 +88,15 @@ module vta_unpack #(
     wire accept = in_valid && in_ready;
 
     wire [LOG_B-1:0] boff = first ? off : {LOG_B{1'b0}};
-    wire [31:0] avail = B32 - {{(32-LOG_B){1'b0}}, boff};
-    wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;
+    // the row bytes in this beat, nvalid = min(bytes_left, avail), avail = B - boff in
+    // 1..B: compared on bytes_left's low LOG_B + 1 bits and a zero test of the rest, not a
+    // 32-bit compare. row_end (bytes_left <= avail) is "bytes_next == 0" without the
+    // subtract: the beat ends the row (it enables off, first, rows_left, bytes_left)
+    wire [LOG_B:0]   avail = B_S - {1'b0, boff};
+    wire             bl_small = (bytes_left[31:LOG_B+1] == {(31-LOG_B){1'b0}});
+    wire             bl_lt   = bl_small && (bytes_left[LOG_B:0] < avail);
+    wire             row_end = bl_small && (bytes_left[LOG_B:0] <= avail);
+    wire [31:0] nvalid = {{(31-LOG_B){1'b0}}, bl_lt ? bytes_left[LOG_B:0] : avail};
     wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};
     wire [B*8-1:0] keep    = ~({(B*8){1'b1}} << {nvalid[LOG_B:0], 3'b000});
     wire [B*8-1:0] sm      = shifted & keep;
@@ -135,7 +149,7 @@ module vta_unpack #(
             buf_q <= buf1 | ins;   // ins is zero unless a beat is taken
             if (accept) begin
                 cnt   <= cnt1 + nvalid[CW-1:0];
-                if (bytes_next == 32'd0) begin
+                if (row_end) begin
                     rows_left  <= rows_left - 16'd1;
                     bytes_left <= row_bytes;
                     first      <= 1'b1;
@@ -181,7 +195,9 @@ module vta_unpack #(
     reg [15:0]      f_pend = 16'd0;   // row bytes taken and not yet output
     wire        f_take = in_valid && in_ready;
     wire        f_pop  = out_valid && out_ready;
-    wire [15:0] f_esz  = 16'd1 << lesz;
+    // the element size of the access started last (the RTL takes it at start; while busy
+    // lesz is that one, and in a start cycle the elements held are still the last access's)
+    wire [15:0] f_esz  = 16'd1 << f_lesz;
     wire [LOG_B-1:0] f_boff = f_first ? f_off : {LOG_B{1'b0}};
     wire [31:0] f_room = B32 - {{(32-LOG_B){1'b0}}, f_boff};   // beat bytes from the row's start
     wire [31:0] f_nb   = (f_left < f_room) ? f_left : f_room;  // row bytes in this beat
@@ -265,6 +281,8 @@ module vta_unpack #(
                                                 && first == f_first && f_left != 32'd0
                                                 && f_left <= f_rb)));
         if (f_armed) h_watch_held: assert(f_ahead < f_pend);
+        // the element size taken at start is the access's (lesz is held while busy)
+        if (busy) h_esz: assert(esz == ({{(CW-1){1'b0}}, 1'b1} << f_lesz));
     end
     // per byte (no wide shifts): bytes at and above cnt are zero; the watched byte is held
     reg     f_clean, f_watch;

@@ -16,7 +16,7 @@ a counter is full): the next instruction's IDLE is at go + E + 3. A token pushed
 c can be popped in c + 1. CYCLES = FINISH's PUSH cycle + 1. A LOAD's engine requests its
 data 2 cycles after go, and its first beat comes 3 cycles later unless the read channel
 is still returning beats requested before (fetch's included). The shipped configurations
-have PIPE_STAGES 2: a GEMM/ALU of n micro-ops keeps the pipeline busy n + 4 cycles (n + 2 +
+have PIPE_STAGES 3: a GEMM/ALU of n micro-ops keeps the pipeline busy n + 5 cycles (n + 2 +
 PIPE_STAGES, rtl/README.md, "GEMM/ALU pipeline").
 """
 from __future__ import annotations
@@ -70,17 +70,17 @@ def test_gemm_of_n_micro_ops_on_chip() -> None:
     #   takes them: first beat in 10 + 5, written in the next cycle, write enable dropped
     #   one later: E = 1 + 6 = 7; next IDLE 10 + 7 + 3 = 20.
     # GEMM: IDLE 20, go 21; the pipeline takes one micro-op per cycle and 2 + PIPE_STAGES
-    #   = 4 cycles to drain: E = n + 4; next IDLE 21 + n + 7 = n + 28.
-    # FINISH: IDLE n + 28, go n + 29, PUSH n + 31 -> CYCLES n + 32.
+    #   = 5 cycles to drain: E = n + 5; next IDLE 21 + n + 8 = n + 29.
+    # FINISH: IDLE n + 29, go n + 30, PUSH n + 32 -> CYCLES n + 33.
     n = 100
     p = Program(DEFAULT)
     p.gemm([(0, 0, 0)], (n, 1), dst=(1, 0), reset=True)
     p.finish()
     est = run(p)
-    assert est.cycles == n + 32
-    assert est.exec_cycles == {"GEMM_EXEC": n + 4, "ALU_EXEC": 0, "CLOAD_EXEC": 7, "LOAD_EXEC": 0,
+    assert est.cycles == n + 33
+    assert est.exec_cycles == {"GEMM_EXEC": n + 5, "ALU_EXEC": 0, "CLOAD_EXEC": 7, "LOAD_EXEC": 0,
                                "STORE_EXEC": 0}
-    assert est.busy["COMPUTE_BUSY"] == (7 + 3) + (n + 4 + 3) + 3
+    assert est.busy["COMPUTE_BUSY"] == (7 + 3) + (n + 5 + 3) + 3
 
 
 @pytest.mark.parametrize("cfg, kind, k, exec_cycles", [
@@ -109,15 +109,15 @@ def test_compute_waits_for_the_load_token() -> None:
     # Fetch: 8 beats in cycles 5..12. LOAD UOP: IDLE 9, go 10, E 7, next IDLE 20.
     # LOAD INP: dispatched 10, IDLE 11, go 12, first beat 17 (the UOP's one beat was in
     #   15), E = 16 + 6 = 22, PUSH 12 + 2 + 22 = 36.
-    # GEMM: IDLE 20, pops in 37 (a 16-cycle stall), E = 14, next IDLE 37 + 17 = 54.
-    # FINISH: IDLE 54, go 55 -> CYCLES 58.
+    # GEMM: IDLE 20, pops in 37 (a 16-cycle stall), E = 15, next IDLE 37 + 18 = 55.
+    # FINISH: IDLE 55, go 56 -> CYCLES 59.
     p = Program(SMALL)
     dram = p.alloc("inp", 16, data(16 * SMALL.inp_bytes))
     p.load("inp", 0, dram, 1, 16, push_next=True)
     p.gemm([(0, 0, 0)], (10, 1), dst=(1, 0), reset=True, pop_prev=True)
     p.finish()
     est = run(p)
-    assert est.cycles == 58
+    assert est.cycles == 59
     assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 16, "STORE_STALL": 0}
     assert est.busy["LOAD_BUSY"] == 22 + 3
 
@@ -129,9 +129,9 @@ def test_push_waits_for_room_in_a_full_counter() -> None:
     #   4 cycles late: E = 7 + 4 = 11, next IDLE 24.
     # LOAD 1: IDLE 11, go 12, PUSH 14 (next IDLE 15). LOAD 2: IDLE 15, go 16, PUSH from
     #   18, but L2C already holds its one token.
-    # GEMM of 50: IDLE 24, go 25, E 54, next IDLE 82. GEMM 4 pops in 83, so LOAD 2
-    #   pushes in 84 (stalled 84 - 18 = 66 cycles). GEMM 4 done 86; GEMM 5 pops in 87,
-    #   next IDLE 90; FINISH IDLE 90, go 91 -> CYCLES 94.
+    # GEMM of 50: IDLE 24, go 25, E 55, next IDLE 83. GEMM 4 pops in 84, so LOAD 2
+    #   pushes in 85 (stalled 85 - 18 = 67 cycles). GEMM 4 done 87; GEMM 5 pops in 88,
+    #   next IDLE 91; FINISH IDLE 91, go 92 -> CYCLES 95.
     p = Program(with_keys(SMALL, TOKEN_QUEUE_DEPTH=1))
     p.load("inp", 0, 0, 0, 0, push_next=True)
     p.load("inp", 0, 0, 0, 0, push_next=True)
@@ -140,8 +140,8 @@ def test_push_waits_for_room_in_a_full_counter() -> None:
     p.gemm(UopRange(0, 0), pop_prev=True)
     p.finish()
     est = run(p, queues_may_fill=True)
-    assert est.cycles == 94
-    assert est.stall["LOAD_STALL"] == 66
+    assert est.cycles == 95
+    assert est.stall["LOAD_STALL"] == 67
     assert est.exec_cycles["CLOAD_EXEC"] == 11
 
 
@@ -150,12 +150,12 @@ def test_fetch_stalls_in_order_on_a_full_command_queue() -> None:
     # 4 LOAD INP 16 push_next, 5 FINISH pop_prev. Fetch: 12 beats in cycles 5..16.
     # LOAD UOP: IDLE 9, go 10, beat due in 15 but the channel is busy until 16:
     #   E = 7 + 2 = 9, next IDLE 22. GEMM 1: dispatched 10 (the queue emptied in 9),
-    #   IDLE 22, go 23, E 34, next IDLE 60. GEMM 2 waits for GEMM 1 to leave the queue:
-    #   dispatched 23, IDLE 60, next 64. GEMM 3: dispatched 61, IDLE 64, next 68.
+    #   IDLE 22, go 23, E 35, next IDLE 61. GEMM 2 waits for GEMM 1 to leave the queue:
+    #   dispatched 23, IDLE 61, next 65. GEMM 3: dispatched 62, IDLE 65, next 69.
     # The LOAD, for the load module's empty queue, waits behind GEMM 3 in fetch: its
     #   gearbox got one beat while GEMM 3 waited, so it needs one more cycle: dispatched
-    #   62, IDLE 63, go 64, E 22, PUSH 88.
-    # FINISH: dispatched 65, IDLE 68, pops in 89 -> CYCLES 92.
+    #   63, IDLE 64, go 65, E 22, PUSH 89.
+    # FINISH: dispatched 66, IDLE 69, pops in 90 -> CYCLES 93.
     p = Program(with_keys(SMALL, CMD_QUEUE_DEPTH=1))
     p.gemm([(0, 0, 0)], (30, 1), dst=(1, 0), reset=True)
     p.gemm(UopRange(0, 0))
@@ -164,7 +164,7 @@ def test_fetch_stalls_in_order_on_a_full_command_queue() -> None:
     p.load("inp", 0, dram, 1, 16, push_next=True)
     p.finish(pop_prev=True)
     est = run(p)
-    assert est.cycles == 92
+    assert est.cycles == 93
     assert est.busy["LOAD_BUSY"] == 22 + 3
 
 
@@ -187,20 +187,20 @@ def test_loads_of_two_modules_share_the_read_channel() -> None:
 
 def test_store_waits_for_compute_and_finish_for_the_store() -> None:
     # small: 0 LOAD UOP (1), 1 GEMM of 64 push_next, 2 STORE 4 rows x 16 pop_prev
-    # push_prev, 3 FINISH pop_next. LOAD UOP next IDLE 20; GEMM go 21, E 68, PUSH 91.
-    # STORE: IDLE 13, pops in 92 (78 stall cycles). A row is 16 OUT elements of 4 B =
+    # push_prev, 3 FINISH pop_next. LOAD UOP next IDLE 20; GEMM go 21, E 69, PUSH 92.
+    # STORE: IDLE 13, pops in 93 (79 stall cycles). A row is 16 OUT elements of 4 B =
     #   8 beats; one element per cycle is read: 16 cycles a row, 2 between rows, 6 until
-    #   the last write response: E = 4 x 16 + 3 x 2 + 6 = 76, PUSH 92 + 2 + 76 = 170.
-    # FINISH: IDLE 92, pops in 171 -> CYCLES 174.
+    #   the last write response: E = 4 x 16 + 3 x 2 + 6 = 76, PUSH 93 + 2 + 76 = 171.
+    # FINISH: IDLE 93, pops in 172 -> CYCLES 175.
     p = Program(SMALL)
     out = p.alloc("out", 64)
     p.gemm([(0, 0, 0)], (64, 1), dst=(1, 0), reset=True, push_next=True)
     p.store(0, out, 4, 16, pop_prev=True, push_prev=True)
     p.finish(pop_next=True)
     est = run(p)
-    assert est.cycles == 174
+    assert est.cycles == 175
     assert est.exec_cycles["STORE_EXEC"] == 76
-    assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 171 - 92 - 1, "STORE_STALL": 78}
+    assert est.stall == {"LOAD_STALL": 0, "COMPUTE_STALL": 172 - 93 - 1, "STORE_STALL": 79}
 
 
 def test_module_slower_than_fetch_fills_its_queue() -> None:
@@ -230,15 +230,22 @@ def mem(op: Opcode, mt: MemType, y: int, x: int, pads: tuple[int, int, int, int]
 
 
 @pytest.mark.parametrize("cfg, insn, module, cycles", [
-    # 3 x 4 x 5 = 60 micro-ops + 2 + PIPE_STAGES (2) to drain; an empty loop never starts
+    # 3 x 4 x 5 = 60 micro-ops + 2 + PIPE_STAGES (3) to drain; an empty loop never starts
     # the pipeline
-    (DEFAULT, loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 64),
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1), "compute", 13),
-    # an ALU reading ACC[src] reads the ACC buffer's one port twice per micro-op: 2 x 9 + 4
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0), "compute", 22),
-    # a MUL leaves PIPE_STAGES bubbles after each micro-op: 9 x (1 + 2) + 4, 9 x (2 + 2) + 4
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 31),
-    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0, alu_opcode=4), "compute", 40),
+    (DEFAULT, loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 65),
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1), "compute", 14),
+    # an ALU reading ACC[src] reads the ACC buffer's one port twice per micro-op: 2 x 9 + 5
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0), "compute", 23),
+    # a MUL leaves min(PIPE_STAGES, 2) = 2 bubbles after each micro-op (P = 3's read-data
+    # register is ahead of C: the MUL's write-back is as long as at P = 2), the drain is
+    # 2 + 3: 9 x (1 + 2) + 5, 9 x (2 + 2) + 5
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 32),
+    (DEFAULT, loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0, alu_opcode=4), "compute", 41),
+    # PIPE_STAGES 2: 60 + 2 + 2; MUL 9 x (1 + 2) + 4, 9 x (2 + 2) + 4
+    (with_keys(DEFAULT, PIPE_STAGES=2), loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 64),
+    (with_keys(DEFAULT, PIPE_STAGES=2), loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 31),
+    (with_keys(DEFAULT, PIPE_STAGES=2), loop(Opcode.ALU, 0, 9, 1, 1, use_imm=0, alu_opcode=4),
+     "compute", 40),
     # PIPE_STAGES 0 (the pipeline of A, B, C alone) and 1: 60 + 2 + P, MUL 9 x (1 + P) + 2 + P
     (with_keys(DEFAULT, PIPE_STAGES=0), loop(Opcode.GEMM, 2, 7, 3, 4), "compute", 62),
     (with_keys(DEFAULT, PIPE_STAGES=0), loop(Opcode.ALU, 0, 9, 1, 1, alu_opcode=4), "compute", 11),
@@ -310,4 +317,4 @@ def test_twenty_thousand_instructions_estimate_exactly() -> None:
     vector = p.build("speed", queues_may_fill=True)
     program = decode_program(DEFAULT, vector.dram(), vector.insn_addr, vector.insn_count)
     est = estimate(DEFAULT, program, vector.bases)
-    assert est.exec_cycles["GEMM_EXEC"] == n * (64 * 2 * 2 + 4)
+    assert est.exec_cycles["GEMM_EXEC"] == n * (64 * 2 * 2 + 5)

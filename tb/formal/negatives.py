@@ -111,11 +111,14 @@ NEGATIVES: tuple[Negative, ...] = (
              what="the beats of every row counted from the first row's byte offset"),
     Negative("unpack/small", "a_take_room", define="VTA_TEST_BREAK_GEARBOX_ROOM",
              what="a beat taken with one byte less room than it needs"),
-    Negative("unpack/small", "a_rows_done",
-             find="wire [31:0] nvalid = (bytes_left < avail) ? bytes_left : avail;",
-             replace="wire [31:0] nvalid = avail;",
-             what="the last beat of a row kept whole (bytes beyond the row taken; the row "
-                  "never ends, so beats are taken after the last row)"),
+    Negative("unpack/small", "h_regs",
+             find="    wire             bl_lt   = bl_small && (bytes_left[LOG_B:0] < avail);\n"
+                  "    wire             row_end = bl_small && (bytes_left[LOG_B:0] <= avail);",
+             replace="    wire             bl_lt   = 1'b0;\n"
+                     "    wire             row_end = bl_small && (bytes_left[LOG_B:0] == avail);",
+             what="the last beat of a row kept whole (bytes beyond the row taken, the row "
+                  "ends only on an exact fit): the byte count leaves the shadow's (h_regs) "
+                  "before a beat after the last row (a_rows_done) can be taken"),
     Negative("unpack/small", "h_watch",
              find="wire [B*8-1:0] shifted = in_data >> {boff, 3'b000};",
              replace="wire [B*8-1:0] shifted = in_data;",

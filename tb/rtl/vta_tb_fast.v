@@ -20,7 +20,7 @@ module vta_tb_fast #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
-    parameter integer PIPE_STAGES       = 2,
+    parameter integer PIPE_STAGES       = 3,
     parameter integer LOG_PAGES         = 9,
     parameter integer MEM_QD            = 256,
     parameter integer ID_W              = 1,      // AXI ID bits (a DUT profile's memory.id_width)

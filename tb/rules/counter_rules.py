@@ -9,7 +9,8 @@ counters, not from their values on any run, so they hold under every memory prof
 * GEMM_EXEC and ALU_EXEC: an instruction of n > 0 micro-ops keeps the pipeline busy for
   n * per_uop + 2 + P cycles, P the configuration's PIPE_STAGES (one micro-op per cycle,
   2 + P to drain), per_uop = 1, + 1 for an ALU with use_imm 0 (two reads of the ACC
-  buffer's one port per micro-op), + P for an ALU MUL (its multi-cycle write-back); none
+  buffer's one port per micro-op), + min(P, 2) for an ALU MUL (its multi-cycle
+  write-back); none
   for 0 (models/timing.py: ``loop_cycles``);
 * per module (load, compute, store): BUSY = STALL + EXEC + 3 * INSNS, because every
   instruction spends exactly one non-waiting cycle in POP, one in EXEC after its engine is
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from models.isa import Opcode
 from models.predict import Prediction
-from models.timing import TimingEstimate, loop_cycles
+from models.timing import TimingEstimate, loop_cycles, mul_bubbles
 
 #: Cycles of a module's instruction in no counter but BUSY: POP, the EXEC cycle that sees
 #: the engine idle, PUSH.
@@ -49,7 +50,7 @@ def violations(prediction: Prediction, counters: dict[str, int], cycles: int,
     c = counters
     p = prediction.vector.config.pipe_stages
     drain = PIPELINE_DRAIN + p
-    alu_rule = f" (2n + {drain} with use_imm 0, {p} more per MUL micro-op)" if p else \
+    alu_rule = f" (2n + {drain} with use_imm 0, {mul_bubbles(p)} more per MUL micro-op)" if p else \
         f" (2n + {drain} with use_imm 0)"
     out = [f"{name} reads {c[name]}, but the program's {opcode.name}s of n > 0 micro-ops "
            f"take n + {drain} cycles each{alu_rule if opcode == Opcode.ALU else ''}: {want}"

@@ -8,10 +8,10 @@ per DSP"): the packed product's recovery equals the two plain products for every
   exactly the triples it must: no correction, S one bit short (only x = wl = -128), and
   S = 17 with the packed weights cut to 25 bits (only wh = -128 with wl < 0).
 * The RTL itself (tb/rtl/bench/vta_tb_gemm_pack_tb.v): vta_gemm_alu's GEMM data path
-  (default PIPE_STAGES: products registered in M1, sums in M2) on every triple at both
-  input positions of BLOCK 2 (Verilator, 2 x 2^24 micro-op inputs), a sample on Icarus at
-  every PIPE_STAGES (0: the post-adder chain form, combinational in stage C; 1, 2: the
-  pipelined form), the plain path of an unpaired BLOCK, and a copy of the design without
+  (default PIPE_STAGES 3: read data registered in R, products in M1, sums in M2) on every
+  triple at both input positions of BLOCK 2 (Verilator, 2 x 2^24 micro-op inputs), a sample
+  on Icarus at every PIPE_STAGES (0: the post-adder chain form, combinational in stage C;
+  1, 2, 3: the pipelined form), the plain path of an unpaired BLOCK, and a copy of the design without
   the correction, which the sample must catch on exactly the triples where x*wl < 0.
 """
 from __future__ import annotations
@@ -118,7 +118,7 @@ def _harness_output(out: str) -> tuple[int, int, int]:
 
 
 def run_icarus(rtl_dir: Path, tmp_path: Path, log_block: int = 1,
-               pipe_stages: int = 2) -> tuple[int, int, int, str]:
+               pipe_stages: int = 3) -> tuple[int, int, int, str]:
     """The harness's sample sweep (SWEEP 1) on Icarus: (PACK, checked, mismatches, output)."""
     vvp = tmp_path / f"gemm_pack_{log_block}_{pipe_stages}.vvp"
     subprocess.run(["iverilog", "-g2012", "-I", str(rtl_dir), "-s", TOP, "-o", str(vvp),
@@ -160,7 +160,7 @@ def test_rtl_packed_products_exact_for_every_triple() -> None:
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("pipe_stages", [0, 1, 2])
+@pytest.mark.parametrize("pipe_stages", [0, 1, 2, 3])
 def test_rtl_sample_on_icarus_and_the_plain_path(tmp_path: Path, pipe_stages: int) -> None:
     pack, checked, bad, out = run_icarus(RTL_DIR, tmp_path, pipe_stages=pipe_stages)
     assert (pack, checked, bad) == (1, 2 << 16, 0), out[-2000:]

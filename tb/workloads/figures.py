@@ -3,9 +3,9 @@
 Definitions (README "Workloads"):
 
 * compute roof: GEMM_UOPS + ALU_UOPS cycles, plus one more per micro-op of an ALU with
-  use_imm 0 and PIPE_STAGES more per micro-op of an ALU MUL. The compute module executes
-  one micro-op per cycle, GEMM or ALU, but a two-operand ALU micro-op reads the ACC
-  buffer's one port twice and a MUL leaves PIPE_STAGES bubbles for its multi-cycle
+  use_imm 0 and min(PIPE_STAGES, 2) more per micro-op of an ALU MUL. The compute module
+  executes one micro-op per cycle, GEMM or ALU, but a two-operand ALU micro-op reads the ACC
+  buffer's one port twice and a MUL leaves min(PIPE_STAGES, 2) bubbles for its multi-cycle
   write-back (rtl/README.md, "GEMM/ALU pipeline"), so the epilogue's ALU work is part of
   the compute bound;
 * bandwidth roof: max(RD_BYTES, WR_BYTES) / bus bytes per cycle. AXI's read and write
@@ -31,8 +31,8 @@ from models.timing import uop_cycles
 
 def extra_uop_cycles(program: DecodedProgram, costs: list[InsnCost], pipe_stages: int) -> int:
     """Compute cycles of the program's micro-ops beyond one each (models/timing.py
-    ``uop_cycles``): one more per micro-op of an ALU with use_imm 0, ``pipe_stages`` more
-    per micro-op of an ALU MUL."""
+    ``uop_cycles``): one more per micro-op of an ALU with use_imm 0, min(``pipe_stages``, 2)
+    more per micro-op of an ALU MUL."""
     return sum(c.uops * (uop_cycles(i, pipe_stages) - 1)
                for i, c in zip(program.insns, costs, strict=True)
                if i is not None and i["opcode"] in (Opcode.GEMM, Opcode.ALU))

@@ -5,8 +5,8 @@
 // (dst index +1 each, so no write is forwarded to the next micro-op) fills the pipeline.
 // With PIPE_STAGES 0 the clock then stops: stage C is combinational in the buffers' read
 // data, so every input below is applied in turn and the write-back data compared with the
-// exact products. With PIPE_STAGES P > 0 the products and sums are registered in M1 (M2)
-// and their registers run freely: each input is applied, the clock ticks P times (another
+// exact products. With PIPE_STAGES P > 0 the products and sums are registered in M1 (M2),
+// at P = 3 after the read data in R, and their registers run freely: each input is applied, the clock ticks P times (another
 // micro-op in C each time) and the write-back data, dst read data + the registered dot
 // products of that input, is compared. For each input element position k in turn (the others 0), every triple
 // (x, wh, wl) of the sweep goes to x = INP[0][k], wl = WGT[0][k], wh = WGT[1][k]: lanes 0
@@ -21,7 +21,7 @@
 module vta_tb_gemm_pack_tb;
     parameter integer LOG_BLOCK = 1;
     parameter integer SWEEP     = 0;
-    parameter integer PIPE_STAGES = 2;
+    parameter integer PIPE_STAGES = 3;
     localparam integer LOG_UOP_DEPTH = 4;
     localparam integer LOG_INP_DEPTH = 4;
     localparam integer LOG_WGT_DEPTH = 4;

@@ -25,7 +25,7 @@ module vta_tb_plain;
     parameter integer LOG_BUS_WIDTH     = 6;
     parameter integer CMD_QUEUE_DEPTH   = 8;
     parameter integer TOKEN_QUEUE_DEPTH = 8;
-    parameter integer PIPE_STAGES       = 2;
+    parameter integer PIPE_STAGES       = 3;
     parameter integer LOG_PAGES         = 9;
     localparam integer PAGE_WORDS = 65536 / ((1 << LOG_BUS_WIDTH) / 8);
 

@@ -51,7 +51,7 @@ module vta_formal_top #(
     parameter integer LOG_BUS_WIDTH     = 6,
     parameter integer CMD_QUEUE_DEPTH   = 8,
     parameter integer TOKEN_QUEUE_DEPTH = 8,
-    parameter integer PIPE_STAGES       = 2,
+    parameter integer PIPE_STAGES       = 3,
     parameter integer QD                = 8,    // >= the store's 8 AWs ahead of W and 8 reads
     parameter integer IDW               = 1,    // the memory port's ID width (vta_top: 1)
     parameter integer MIDW              = IDW   // the ID bits the monitor tells apart (<= IDW)
