@@ -7,7 +7,8 @@ mutant's builds take it a second, Verilator over a minute), then the equivalence
     vta_top (ARQOS) constant:+1    ARQOS 1 instead of 0: the protocol checker's attributes
                                    rule (rule 12 of the fast mode's Verilog checker, in the
                                    simulation) must kill it
-    vta_gemm_alu case-arm          the ALU's ADD arm dropped: killed by the ALU vectors
+    vta_ctrl case-arm              the micro-op base register's write arm dropped (it stays
+                                   0): killed by the vectors whose micro-ops sit elsewhere
     vta_load shift:>>              a part-select that turns negative: lints, but Icarus
                                    rejects it, so the mutant is invalid (not scored)
     vta_rd_arb constant:+1         a constant in an unused wire (dead code): survives every
@@ -40,7 +41,7 @@ from tb.paths import ROOT
 #: original, replacement), so each is found wherever its line now is.
 TOKEN = ("vta_token.v", "arithmetic", "else if (do_push && !do_pop) cnt <= cnt", "+", "-")
 ARQOS = ("vta_top.v", "constant", "assign m_axi_gmem_arqos", "4'b0000", "4'b0001")
-ALU_ADD = ("vta_gemm_alu.v", "case-arm", "", "ALU_ADD: alu_lane = a + b;", "")   # the arm is its line
+UOP_BASE = ("vta_ctrl.v", "case-arm", "", "14'd4: uop_base   <= merge(uop_base, w_data, w_strb);", "")
 PART_SELECT = ("vta_load.v", "shift", "assign inp_wdata = e_wdata[(8", "<<", ">>")
 DEAD = ("vta_rd_arb.v", "constant", "wire unused_c", "1'b0", "1'b1")
 
@@ -69,14 +70,14 @@ def arqos() -> str:
 @pytest.fixture(scope="module")
 def ids(arqos: str) -> dict[str, str]:
     """The sample's ids, by role."""
-    return {"token": mutant_id(*TOKEN), "arqos": arqos, "alu": mutant_id(*ALU_ADD),
+    return {"token": mutant_id(*TOKEN), "arqos": arqos, "uop": mutant_id(*UOP_BASE),
             "part": mutant_id(*PART_SELECT), "dead": mutant_id(*DEAD)}
 
 
 @pytest.fixture(scope="module")
 def sample(ids: dict[str, str]) -> dict[str, str]:
     """The fixed sample: each mutant's id and the status it must end with, in run order."""
-    return {ids["token"]: "killed", ids["arqos"]: "killed", ids["alu"]: "killed",
+    return {ids["token"]: "killed", ids["arqos"]: "killed", ids["uop"]: "killed",
             ids["part"]: "invalid", ids["dead"]: "equivalent"}
 
 
