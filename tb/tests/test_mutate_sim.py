@@ -131,8 +131,9 @@ def test_fixed_sample_end_to_end(tmp_path: Path, sample: dict[str, str], ids: di
 
 def seed_baseline(out: Path, tests: str, sim: str, stage_walls: dict[str, float]) -> None:
     """Write ``out``'s cached unmutated run (tb/mutate/runner.py reuses it while rtl/, the
-    test set and the simulator are unchanged), for a test about what follows it: the
-    unmutated run itself is test_fixed_sample_end_to_end's. The walls set generous limits."""
+    test set and the simulator are unchanged), for a test about what follows it; the
+    unmutated runs themselves are tested elsewhere (directed: test_fixed_sample_end_to_end;
+    formal: tb/tests/test_formal.py). The walls set generous limits."""
     out.mkdir(parents=True)
     (out / "baseline.json").write_text(json.dumps({
         "key": baseline_key(ROOT / "rtl", stages(tests, sim), sim),
