@@ -53,8 +53,9 @@ def push_pop(cfg: VtaConfig, delays: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> Ve
     none = UopRange(0, 0)
     tokens = 2 * cfg.token_queue_depth + 2
     # a reset GEMM of two micro-ops, about twice a token-only instruction: 2 + 2 + P cycles of
-    # execution; with PIPE_STAGES 3 one micro-op, so that it stays 6 (the phases the delays
-    # below sweep were chosen with that length: a 7-cycle one left a count unmet)
+    # execution; with PIPE_STAGES 3 one micro-op, so that it keeps PIPE_STAGES 2's 6 (the
+    # phases the delays below sweep were chosen with that length: a 7-cycle one left a count
+    # unmet)
     slow = [(1, 0, 0), (2, 0, 0)] if cfg.pipe_stages <= 2 else [(1, 0, 0)]
     acc = 8  # ACC (and OUT) rows compute pads, apart from OUT[0..2] of the reset GEMMs
     out = p.alloc("out", max(delays))
