@@ -59,6 +59,9 @@ module vta_gemm_alu #(
     output wire                       wb_valid,
     output wire [LOG_ACC_DEPTH-1:0]   wb_addr,
     output wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] wb_data,
+    // the ACC buffer's write data outside GEMM/ALU (compute's LOAD of ACC / ACC_8BIT):
+    // wb_data carries it when the instruction is neither GEMM nor ALU
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] ld_wdata,
     // events
     output wire                       busy,
     output wire                       gemm_uop,
@@ -582,7 +585,9 @@ module vta_gemm_alu #(
     //   MIN: a if a < b, else b; MAX: a unless a < b (a == b: either); ADD: a + b; SHR:
     //   alu_shr; MUL: a * b when P = 0 (else written Q cycles later, from g_mul); the
     //   illegal alu_opcodes 5..7: a (the destination unchanged); GEMM: dst + dot, 0 with
-    //   reset_reg.
+    //   reset_reg; any other instruction: ld_wdata (compute's ACC write mux, LOAD data or
+    //   stage C, folded into this AND-OR: the pipeline writes only during a GEMM or ALU, the
+    //   LOAD engine only during a LOAD).
     wire op_mm   = is_alu && (f_aop == ALU_MIN || f_aop == ALU_MAX);
     wire op_add  = is_alu && (f_aop == ALU_ADD);
     wire op_shr  = is_alu && (f_aop == ALU_SHR);
@@ -595,11 +600,12 @@ module vta_gemm_alu #(
     wire max_inv = (f_aop == ALU_MAX);
 `endif
     wire e_mm   = !mul_wv && op_mm;
-    wire e_sum  = !mul_wv && (op_add || (!is_alu && !f_rst && P != 0));
+    wire e_sum  = !mul_wv && (op_add || (is_gemm && !f_rst && P != 0));
     wire e_shr  = !mul_wv && op_shr;
     wire e_mul0 = !mul_wv && op_mul0;
     wire e_keep = !mul_wv && op_keep;
-    wire e_g0   = !mul_wv && !is_alu && !f_rst && P == 0;
+    wire e_g0   = !mul_wv && is_gemm && !f_rst && P == 0;
+    wire e_ld   = !is_gemm && !is_alu;
     wire [ACC_BITS-1:0] add_b = is_alu ? alu_b : dot_ext;
 
     reg [ACC_BITS-1:0] c_res;
@@ -619,7 +625,8 @@ module vta_gemm_alu #(
                 | ({ACC_W{e_shr}} & alu_shr(ca, cb))
                 | ({ACC_W{e_mul0}} & (ca * cb))
                 | ({ACC_W{e_g0}} & gemm_res[cl*ACC_W +: ACC_W])
-                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W]);
+                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W])
+                | ({ACC_W{e_ld}} & ld_wdata[cl*ACC_W +: ACC_W]);
         end
     end
 
