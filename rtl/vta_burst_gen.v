@@ -49,9 +49,14 @@ module vta_burst_gen #(
     wire [12:0] to_edge_bytes = 13'h1000 - {1'b0, cur[11:0]};
 `endif
     wire [31:0] to_edge = {19'd0, to_edge_bytes} >> LOG_B;
-    wire [31:0] n1 = (beats_left < MAXB32) ? beats_left : MAXB32;
-    wire [31:0] n  = (n1 < to_edge) ? n1 : to_edge;
-    wire        last_of_row = (n == beats_left);
+    // n = min(beats_left, MAXB, to_edge) as two independent compares: the row's last burst
+    // (n == beats_left) is beats_left <= MAXB and beats_left <= to_edge, each from the
+    // registers; otherwise n is cap = min(MAXB, to_edge), which depends on cur alone. So the
+    // row-end decision (rows_left's enable) is a compare and an AND, not min, min and an
+    // equality in series (issue 24, point 4: that chain was small's critical path).
+    wire [31:0] cap = (MAXB32 < to_edge) ? MAXB32 : to_edge;
+    wire        last_of_row = (beats_left <= MAXB32) && (beats_left <= to_edge);
+    wire [31:0] n = last_of_row ? beats_left : cap;
 
     wire can_load = (!req_valid || req_ready);
     wire load = can_load && allow && (rows_left != 16'd0);

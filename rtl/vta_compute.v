@@ -184,6 +184,7 @@ module vta_compute #(
         .wgt_re(wgt_re), .wgt_raddr(wgt_raddr), .wgt_rdata(wgt_rdata),
         .acc_re(acc_re), .acc_raddr(acc_raddr), .acc_rdata(acc_q),
         .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data),
+        .ld_wdata(ld_acc8 ? acc8_ext : e_wdata),
         .busy(pipe_busy), .gemm_uop(gemm_uop), .alu_uop(alu_uop)
     );
 
@@ -205,11 +206,13 @@ module vta_compute #(
         .re(acc_re), .raddr(acc_raddr), .rdata(acc_q)
     );
 
-    // accumulator / OUT write mux: LOAD engine or stage C (never both)
+    // accumulator / OUT write: LOAD engine or stage C (never both). The data mux is folded
+    // into stage C's result AND-OR (vta_gemm_alu's ld_wdata: wb_data is the LOAD data outside
+    // GEMM/ALU), so the write data leaves stage C without another level (issue 24, point 4)
     wire ld_acc_we = e_we && (ld_acc || ld_acc8);
     assign acc_we    = ld_acc_we || wb_valid;
     assign acc_waddr = wb_valid ? wb_addr : e_waddr[LA-1:0];
-    assign acc_wdata = wb_valid ? wb_data : (ld_acc8 ? acc8_ext : e_wdata);
+    assign acc_wdata = wb_data;
 
     reg [OUT_BITS-1:0] out_lo;
     integer ol;

@@ -50,11 +50,17 @@ module vta_fetch #(
     reg [31:0] count;
     reg [31:0] sent;
     reg [8:0]  inflight;  // beats requested, not yet received
+    reg [8:0]  held;      // fifo_count + inflight, kept in a register of its own
 
     // ---- burst requests with credit gating ----
+    // allow: the beats buffered, in flight and requested (pending: ar_len + 1 while ar_valid)
+    // and a whole burst more fit the beat FIFO, fifo_count + inflight + pending + BURST <=
+    // FIFO_BEATS. fifo_count + inflight is the register held (a beat received moves from one
+    // to the other), so allow is one add and compare of registers, not three adds (issue 24,
+    // point 4: this sum to the burst generator's enables was small's critical path)
     wire [7:0] fifo_count;
-    wire [8:0] pending = ar_valid ? ({1'b0, ar_len} + 9'd1) : 9'd0;
-    wire       allow   = ({1'b0, fifo_count} + inflight + pending + BURST9) <= FIFO9;
+    localparam [8:0] ROOM9 = FIFO9 - BURST9;   // at most this many beats held or requested
+    wire       allow   = ar_valid ? ((held + {1'b0, ar_len}) < ROOM9) : (held <= ROOM9);
     wire       gen_busy;
 
     vta_burst_gen #(.LOG_B(LOG_B), .MAXB(BURST)) u_gen (
@@ -118,6 +124,7 @@ module vta_fetch #(
             count    <= 32'd0;
             sent     <= 32'd0;
             inflight <= 9'd0;
+            held     <= 9'd0;
         end else if (launch) begin
 `ifdef VTA_TEST_BREAK_INSN_COUNT_HIGH  // test only (rtl/README.md): bits 31:28 counted
             active   <= (insn_count != 32'd0);
@@ -128,9 +135,14 @@ module vta_fetch #(
 `endif
             sent     <= 32'd0;
             inflight <= 9'd0;
+            held     <= 9'd0;
         end else begin
             inflight <= inflight + ((ar_valid && ar_ready) ? ({1'b0, ar_len} + 9'd1) : 9'd0)
                                  - ((r_valid && r_ready) ? 9'd1 : 9'd0);
+            // the FIFO's count goes down on a pop of a beat it holds (a push is a beat
+            // received, which inflight loses)
+            held     <= held + ((ar_valid && ar_ready) ? ({1'b0, ar_len} + 9'd1) : 9'd0)
+                             - ((unp_ready && !fifo_empty) ? 9'd1 : 9'd0);
             if (i_ready) begin
                 sent <= sent + 32'd1;
                 if (sent + 32'd1 == count) active <= 1'b0;

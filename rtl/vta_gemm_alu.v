@@ -7,8 +7,9 @@
 //   P = PIPE_STAGES stages (0..3, rtl/README.md, "GEMM/ALU pipeline"): with P = 3 the
 //      first (R) registers the INP/WGT read data; then M1 registers the GEMM products,
 //      M2 (P >= 2) the per-lane dot sums; indices and flags move along
-//   the stage before C (B when P = 0): ACC SRAM read of dst (of src, then dst, in the two
-//      cycles of a two-operand ALU micro-op)
+//   the stage before C when P = 0 (B), the stage before that when P > 0 (P - 1): ACC SRAM
+//      read of dst (of src, then dst, in the two cycles of a two-operand ALU micro-op); with
+//      P > 0 the read data is registered (acc_d) in the stage before C
 //   C: forwarding, accumulate / tensor ALU -> ACC (and OUT) write-back; an ALU MUL takes
 //      Q = min(P, 2) more cycles (its operands registered in C, written Q cycles later, in
 //      the Q bubble cycles stage A leaves after each MUL micro-op; R lies before C, so it
@@ -16,12 +17,11 @@
 // The ACC buffer has one read port (one block RAM copy; rtl/README.md, "GEMM/ALU
 // pipeline"), so a two-operand ALU micro-op holds each stage for two cycles: its
 // src value is read in the first and kept, its dst value read in the second.
-// A read that could have missed a write is one in the same cycle as the write of the
-// micro-op just ahead (the RAM reads before writing): the dst read of a one-cycle
-// micro-op, the src read of a two-operand one. Such a read takes the value from a
-// forwarding register, so micro-ops behave strictly in loop order. The ACC read is always
-// issued one cycle before C and writes stay in order, one per cycle (a MUL's delayed write
-// falls in its bubbles), so that one register covers every P.
+// Writes stay in order, one per cycle (a MUL's delayed write falls in its bubbles), and
+// the RAM reads before writing, so a read misses the writes from its own cycle until its
+// value is used: one (the cycle before C) when the read is issued one cycle before C
+// (P = 0), two when it is issued two cycles before (P > 0). Those are forwarded (below),
+// so micro-ops behave strictly in loop order.
 // The SRAMs are the compute module's; this module drives their read ports and
 // the write-back. insn is held by the phase machine for the whole instruction;
 // start (its go) begins a GEMM or ALU (other opcodes leave the pipeline idle).
@@ -59,6 +59,9 @@ module vta_gemm_alu #(
     output wire                       wb_valid,
     output wire [LOG_ACC_DEPTH-1:0]   wb_addr,
     output wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] wb_data,
+    // the ACC buffer's write data outside GEMM/ALU (compute's LOAD of ACC / ACC_8BIT):
+    // wb_data carries it when the instruction is neither GEMM nor ALU
+    input  wire [(1<<(LOG_BATCH+LOG_BLOCK+LOG_ACC_WIDTH))-1:0] ld_wdata,
     // events
     output wire                       busy,
     output wire                       gemm_uop,
@@ -211,7 +214,9 @@ module vta_gemm_alu #(
     assign wgt_raddr     = a_wgt;
 
     // stages 1..P between B (stage 0) and C: valid, first, dst and src indices move along.
-    // Stage P issues the ACC read, one cycle before C.
+    // Stage P - RD issues the ACC read: with P = 0 stage B, one cycle before C (the read data
+    // goes to C's forwarding mux); with P > 0 stage P - 1, two cycles before C (RD = 1: the
+    // read data is registered, forwarded into that register, in acc_d)
     wire [P:0]          st_v, st_f;
     wire [(P+1)*LA-1:0] st_d, st_s;
     assign st_v[0] = vb;
@@ -242,9 +247,11 @@ module vta_gemm_alu #(
     wire          r_first = st_f[P];
     wire [LA-1:0] r_d     = st_d[P*LA +: LA];
     wire [LA-1:0] r_s     = st_s[P*LA +: LA];
+    localparam integer RD = (P != 0) ? 1 : 0;   // registers on the ACC read data
+    localparam integer RS = P - RD;             // the stage that issues the ACC read
 
-    assign acc_re        = st_v[P];
-    assign acc_raddr     = r_first ? r_s : r_d;
+    assign acc_re        = st_v[RS];
+    assign acc_raddr     = st_f[RS] ? st_s[RS*LA +: LA] : st_d[RS*LA +: LA];
 
     reg          vc;
     reg          c_first;  // stage C holds a two-operand micro-op's src value: no write yet
@@ -261,16 +268,23 @@ module vta_gemm_alu #(
 
     // ---------------------------------------------------------------------
     // stage C: forwarding, MAC / ALU, write-back
-    // fw_*: the write-back of the cycle before. A src value is forwarded in the first
-    // cycle of a two-operand micro-op and kept in src_q for its second (the dst read then
-    // follows a cycle without a write, so it misses nothing and no hit is possible).
-    // The hits are compared a cycle early, where the write meets the addresses C takes next
-    // (fw_hit_d = "the write of the cycle before was to c_d"), so C starts with the mux alone.
-    reg                 fw_hit_d, fw_hit_s;
+    // dst_v, src_v: the ACC value C works on, with the writes its read missed forwarded.
+    //   P = 0 (RD = 0): the read is issued one cycle before C, so it misses the write of the
+    //   cycle before C alone (fw_d); fw_hit_d/fw_hit_s are compared a cycle early, where the
+    //   write meets the addresses C takes next, so C starts with the mux alone.
+    //   P > 0 (RD = 1): the read is issued two cycles before C and its data registered in
+    //   acc_d, so it misses the write of its own cycle (fw_d when acc_d takes the data: hit
+    //   fw_h2) and that of the next cycle (wb_data itself: hit fw_h1, the later, first); both
+    //   hits are compared in the read's cycle, fw_h1 against the write the next cycle makes
+    //   (nx_wv, nx_wa), so acc_d's input is a mux with registered selects and C starts from a
+    //   register (the ACC block RAM's clock-to-out and the forwarding mux leave stage C).
+    // A src value is forwarded like a dst value and kept in src_q in the first cycle of a
+    // two-operand micro-op for its second (that first cycle makes no write, so the dst read
+    // misses nothing more than one-cycle micro-ops do).
     reg [ACC_BITS-1:0]  fw_d;
     reg [ACC_BITS-1:0]  src_q;
-    wire [ACC_BITS-1:0] dst_v = fw_hit_d ? fw_d : acc_rdata;
-    wire [ACC_BITS-1:0] src_v = fw_hit_s ? fw_d : acc_rdata;
+    wire [ACC_BITS-1:0] dst_v, src_v;
+    wire                fw_hit_d;   // C's dst value is forwarded (test benches check it is not)
 
     function [ACC_W-1:0] sx_inp(input [INP_W-1:0] v);
         sx_inp = {{(ACC_W-INP_W){v[INP_W-1]}}, v};
@@ -495,6 +509,8 @@ module vta_gemm_alu #(
     wire                mul_wv;   // a MUL's delayed write
     wire                mul_busy;
     wire [LA-1:0]       mul_wa;
+    wire                mul_nv;   // mul_wv and mul_wa of the next cycle (forwarding, P > 0)
+    wire [LA-1:0]       mul_na;
     wire [ACC_BITS-1:0] mul_wd;
     generate
         if (P == 0) begin : g_mul_comb
@@ -502,6 +518,8 @@ module vta_gemm_alu #(
             assign mul_busy = 1'b0;
             assign mul_wa = {LA{1'b0}};
             assign mul_wd = {ACC_BITS{1'b0}};
+            assign mul_nv = 1'b0;
+            assign mul_na = {LA{1'b0}};
         end else begin : g_mul
             localparam integer H = ACC_W / 2;
             reg                mv1;
@@ -523,6 +541,8 @@ module vta_gemm_alu #(
                 assign mul_wv = mv1;
                 assign mul_busy = mv1;
                 assign mul_wa = ma1;
+                assign mul_nv = vc && !c_first && mulp;
+                assign mul_na = c_d;
             end else begin : g_mul2
                 reg                mv2;
                 reg [LA-1:0]       ma2;
@@ -550,6 +570,8 @@ module vta_gemm_alu #(
                 assign mul_wv = mv2;
                 assign mul_busy = mv1 || mv2;
                 assign mul_wa = ma2;
+                assign mul_nv = mv1;
+                assign mul_na = ma1;
             end
             assign mul_wd = prod;
         end
@@ -563,7 +585,9 @@ module vta_gemm_alu #(
     //   MIN: a if a < b, else b; MAX: a unless a < b (a == b: either); ADD: a + b; SHR:
     //   alu_shr; MUL: a * b when P = 0 (else written Q cycles later, from g_mul); the
     //   illegal alu_opcodes 5..7: a (the destination unchanged); GEMM: dst + dot, 0 with
-    //   reset_reg.
+    //   reset_reg; any other instruction: ld_wdata (compute's ACC write mux, LOAD data or
+    //   stage C, folded into this AND-OR: the pipeline writes only during a GEMM or ALU, the
+    //   LOAD engine only during a LOAD).
     wire op_mm   = is_alu && (f_aop == ALU_MIN || f_aop == ALU_MAX);
     wire op_add  = is_alu && (f_aop == ALU_ADD);
     wire op_shr  = is_alu && (f_aop == ALU_SHR);
@@ -576,11 +600,12 @@ module vta_gemm_alu #(
     wire max_inv = (f_aop == ALU_MAX);
 `endif
     wire e_mm   = !mul_wv && op_mm;
-    wire e_sum  = !mul_wv && (op_add || (!is_alu && !f_rst && P != 0));
+    wire e_sum  = !mul_wv && (op_add || (is_gemm && !f_rst && P != 0));
     wire e_shr  = !mul_wv && op_shr;
     wire e_mul0 = !mul_wv && op_mul0;
     wire e_keep = !mul_wv && op_keep;
-    wire e_g0   = !mul_wv && !is_alu && !f_rst && P == 0;
+    wire e_g0   = !mul_wv && is_gemm && !f_rst && P == 0;
+    wire e_ld   = !is_gemm && !is_alu;
     wire [ACC_BITS-1:0] add_b = is_alu ? alu_b : dot_ext;
 
     reg [ACC_BITS-1:0] c_res;
@@ -600,7 +625,8 @@ module vta_gemm_alu #(
                 | ({ACC_W{e_shr}} & alu_shr(ca, cb))
                 | ({ACC_W{e_mul0}} & (ca * cb))
                 | ({ACC_W{e_g0}} & gemm_res[cl*ACC_W +: ACC_W])
-                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W]);
+                | ({ACC_W{mul_wv}} & mul_wd[cl*ACC_W +: ACC_W])
+                | ({ACC_W{e_ld}} & ld_wdata[cl*ACC_W +: ACC_W]);
         end
     end
 
@@ -609,16 +635,47 @@ module vta_gemm_alu #(
     assign wb_addr  = mul_wv ? mul_wa : c_d;
     assign wb_data  = c_res;
 
-    always @(posedge clk) begin
-        if (rst) begin
-            fw_hit_d <= 1'b0; fw_hit_s <= 1'b0; fw_d <= {ACC_BITS{1'b0}};
-        end else begin
-            // c_d <= r_d at this same edge; r_s is the src address C's src_v is for
-            fw_hit_d <= wb_valid && (wb_addr == r_d);
-            fw_hit_s <= wb_valid && (wb_addr == r_s);
-            fw_d <= wb_data;
+    always @(posedge clk)
+        fw_d <= wb_data;   // the write of the cycle before
+    generate
+        if (RD == 0) begin : g_fw1
+            reg fw_hd, fw_hs;
+            always @(posedge clk) begin
+                if (rst) begin
+                    fw_hd <= 1'b0; fw_hs <= 1'b0;
+                end else begin
+                    // c_d <= r_d at this same edge; r_s is the src address C's src_v is for
+                    fw_hd <= wb_valid && (wb_addr == r_d);
+                    fw_hs <= wb_valid && (wb_addr == r_s);
+                end
+            end
+            assign dst_v = fw_hd ? fw_d : acc_rdata;
+            assign src_v = fw_hs ? fw_d : acc_rdata;
+            assign fw_hit_d = fw_hd;
+        end else begin : g_fw2
+            // the write of the next cycle: C's own (the micro-op in stage P now) or a MUL's
+            // delayed one (mul_nv, mul_na from g_mul); never both (the MUL's falls in bubbles)
+            wire          nx_wv = (st_v[P] && !r_first && !mulp) || mul_nv;
+            wire [LA-1:0] nx_wa = mul_nv ? mul_na : r_d;
+            reg                fw_h1, fw_h2, fw_q;
+            reg [ACC_BITS-1:0] acc_d;
+            always @(posedge clk) begin
+                if (rst) begin
+                    fw_h1 <= 1'b0; fw_h2 <= 1'b0; fw_q <= 1'b0;
+                end else begin
+                    fw_h1 <= nx_wv && (nx_wa == acc_raddr);
+                    fw_h2 <= wb_valid && (wb_addr == acc_raddr);
+                    fw_q  <= fw_h1 || fw_h2;
+                end
+            end
+            // free-running: a read's data is in acc_d the cycle it is in stage C
+            always @(posedge clk)
+                acc_d <= fw_h1 ? wb_data : (fw_h2 ? fw_d : acc_rdata);
+            assign dst_v = acc_d;
+            assign src_v = acc_d;
+            assign fw_hit_d = fw_q;
         end
-    end
+    endgenerate
 
     always @(posedge clk)
         if (vc && c_first) src_q <= src_v;
@@ -627,6 +684,6 @@ module vta_gemm_alu #(
     assign gemm_uop = wb && is_gemm;
     assign alu_uop  = wb_valid && is_alu;
 
-    wire unused_gemm_alu = &{1'b0, insn, a_src, u_src, uop_rdata};
+    wire unused_gemm_alu = &{1'b0, insn, a_src, u_src, uop_rdata, fw_hit_d, r_s, mul_nv, mul_na};
 endmodule
 `default_nettype wire

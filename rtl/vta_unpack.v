@@ -45,11 +45,33 @@ module vta_unpack #(
 
     // the element size in bytes, taken at start (lesz is held from start while busy), so
     // out_valid, in_ready and the count's update start from registers, not from the
-    // neighbour's decode of its instruction (the fmax-critical path, README "Timing")
-    reg  [CW-1:0] esz;
+    // neighbour's decode of its instruction (the fmax-critical path, README "Timing").
+    // An instance of one size (LESZ_SET a single bit: fetch's 16-byte instructions) takes it
+    // from the parameter, a constant: lesz can only be that size, and Yosys keeps the
+    // hierarchy (synth -noflatten), so a constant on the lesz port would not reach inside.
+    // out_valid is then a test of cnt's high bits, not a compare against a register.
+    function integer one_size(input [15:0] set);   // the size, or -1 if not exactly one
+        integer b, n;
+        begin
+            one_size = -1;
+            n = 0;
+            for (b = 0; b < 16; b = b + 1)
+                if (set[b]) begin
+                    one_size = b;
+                    n = n + 1;
+                end
+            if (n != 1) one_size = -1;
+        end
+    endfunction
+    localparam integer ONE_L = one_size(LESZ_SET);
+    localparam integer ONE   = (ONE_L >= 0) ? 1 : 0;
+    localparam integer ONE_S = (ONE != 0) ? ONE_L : 0;
+    localparam [CW-1:0] ESZ_ONE = {{(CW-1){1'b0}}, 1'b1} << ONE_S;
+    reg  [CW-1:0] esz_q;
     always @(posedge clk)
-        if (rst)        esz <= {{(CW-1){1'b0}}, 1'b1};
-        else if (start) esz <= {{(CW-1){1'b0}}, 1'b1} << lesz;
+        if (rst)        esz_q <= {{(CW-1){1'b0}}, 1'b1};
+        else if (start) esz_q <= {{(CW-1){1'b0}}, 1'b1} << lesz;
+    wire [CW-1:0] esz = (ONE != 0) ? ESZ_ONE : esz_q;
 
     assign out_valid = (cnt >= esz);
     assign out_data  = buf_q[EMAX*8-1:0];
@@ -69,7 +91,7 @@ module vta_unpack #(
         buf1 = pop ? NONE : buf_q;
         for (l = 0; l <= LOG_EMAX; l = l + 1)
             if (LESZ_SET[l])
-                buf1 = buf1 | ((pop && lesz == l[3:0]) ? (buf_q >> (8 << l)) : NONE);
+                buf1 = buf1 | ((pop && (ONE != 0 || lesz == l[3:0])) ? (buf_q >> (8 << l)) : NONE);
     end
 
     // in_ready is cnt1 <= EMAX, written as two compares of the registered count (before the

@@ -60,7 +60,7 @@ module vta_tb_gemm_pack_tb;
         .inp_re(inp_re), .inp_raddr(inp_raddr), .inp_rdata(inp),
         .wgt_re(wgt_re), .wgt_raddr(wgt_raddr), .wgt_rdata(wgt),
         .acc_re(acc_re), .acc_raddr(acc_raddr), .acc_rdata(acc),
-        .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data),
+        .wb_valid(wb_valid), .wb_addr(wb_addr), .wb_data(wb_data), .ld_wdata({(BLOCK*32){1'b0}}),
         .busy(busy), .gemm_uop(gemm_uop), .alu_uop(alu_uop));
 
     task tick;
