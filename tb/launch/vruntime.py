@@ -56,14 +56,19 @@ def store_of(bdir: Path, trace: str) -> tuple[Path, list[str]]:
     return bdir.parent / STORE / key(bdir, trace, objs), objs
 
 
+def _files(objs: list[str]) -> list[str]:
+    """Each object and the dependency file its compile wrote beside it: both are stored and
+    restored, so that make sees the object's prerequisites."""
+    return [name for obj in objs for name in (obj, obj.removesuffix(".o") + ".d")]
+
+
 def restore(bdir: Path, trace: str) -> int:
     """Copy the stored objects (and their dependency files) into ``bdir``; how many."""
     folder, objs = store_of(bdir, trace)
     if not folder.is_dir():
         return 0
-    for obj in objs:
-        for name in (obj, obj.removesuffix(".o") + ".d"):
-            shutil.copy(folder / name, bdir / name)
+    for name in _files(objs):
+        shutil.copy(folder / name, bdir / name)
     return len(objs)
 
 
@@ -74,9 +79,8 @@ def save(bdir: Path, trace: str) -> bool:
         return False
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=".tmp-"))
-    for obj in objs:
-        for name in (obj, obj.removesuffix(".o") + ".d"):
-            shutil.copy2(bdir / name, tmp / name)
+    for name in _files(objs):
+        shutil.copy2(bdir / name, tmp / name)
     try:
         os.rename(tmp, folder)  # atomic: a parallel build sees all of it or none
     except OSError:  # another build stored the same key first
