@@ -264,14 +264,23 @@ def test_make_dut_errors(tmp_path: Path, target: str) -> None:
 
 # --- README's commands ---------------------------------------------------------------------
 
-#: README's synthesis commands of "Ours and upstream's, side by side", as written there, with
-#: the design and target each names
+#: README's synthesis commands of "Ours and upstream's, side by side" and of the design space
+#: ("Workloads"), as written there, with the design and target each names
 DOCUMENTED = [
     ("make synth CONFIG=default TARGET=xilinx", "vta", "default", "xilinx"),
     ("make synth CONFIG=default TARGET=ecp5", "vta", "default", "ecp5"),
     ("make synth DUT=upstream-chisel TARGET=xilinx", "upstream-chisel", None, "xilinx"),
     ("make synth DUT=upstream-chisel TARGET=ecp5", "upstream-chisel", None, "ecp5"),
+    *[(f"make synth CONFIG=models/workloads/designs/{point}.json TARGET={target}", "vta",
+       f"models/workloads/designs/{point}.json", target)
+      for point in ("block8", "small-buffers", "batch2", "block32") for target in ("xilinx", "ecp5")],
 ]
+
+
+def documented(command: str) -> bool:
+    """COMMAND is in README in backquotes or as a line of a command block (`command  # note`)."""
+    text = (ROOT / "README.md").read_text()
+    return bool(re.search(rf"`{re.escape(command)}`|^{re.escape(command)}\s+#", text, re.M))
 
 
 @pytest.mark.sim
@@ -285,7 +294,7 @@ def test_make_synth_as_documented_against_a_cache(tmp_path: Path, command: str, 
     if dut != "vta":
         from tb.tests.test_duts import need_netlist
         need_netlist()
-    assert re.search(rf"`{re.escape(command)}`", (ROOT / "README.md").read_text()), command
+    assert documented(command), command
     d = design(dut, config, "default", None)
     _, key = synth_cli.script_and_key(d, TARGETS[target])
     stat = {"modules": {f"\\{d.top}": {"num_cells_by_type": {"LUT4": 7}}}}

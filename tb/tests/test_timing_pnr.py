@@ -336,8 +336,9 @@ def test_a_second_run_is_cached_a_new_seed_reuses_the_netlist(tmp_path: Path, mo
 
 # --- README's command -------------------------------------------------------------------------
 
-#: README's commands, as written there
-DOCUMENTED = ["make timing CONFIG=small", "make timing CONFIG=small PART=LFE5UM5G-85F-8BG381 SEED=1 FREQ=100"]
+#: README's commands, as written there ("Timing"; the design space's block8 in "Workloads")
+DOCUMENTED = ["make timing CONFIG=small", "make timing CONFIG=small PART=LFE5UM5G-85F-8BG381 SEED=1 FREQ=100",
+              "make timing CONFIG=models/workloads/designs/block8.json"]
 
 
 @pytest.mark.sim
@@ -350,7 +351,10 @@ def test_make_timing_as_documented_against_a_cache(tmp_path: Path, command: str)
     the figure in README, minutes long, not run here.)"""
     assert re.search(rf"^{re.escape(command)}\s+#", (ROOT / "README.md").read_text(), re.M), command
     report, instances, _ = recorded()
-    p = timing_cli.plan("small", out=tmp_path)
+    named = re.search(r"CONFIG=(\S+)", command)
+    assert named, command
+    config = named[1]
+    p = timing_cli.plan(config, out=tmp_path)
     doc = timing_cli.document_of(p, parse_report(report, "ap_clk", instances), instances,
                                  {"synth": 60.0, "pnr": 300.0, "total": 360.0}, False)
     p.run_dir.mkdir(parents=True)
@@ -358,5 +362,5 @@ def test_make_timing_as_documented_against_a_cache(tmp_path: Path, command: str)
     proc = subprocess.run(command.split(), cwd=ROOT, capture_output=True, text=True,
                           env=make_env(VTA_TIMING_DIR=str(tmp_path)), timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f"timing small {DEFAULT_PART} seed 1: cached" in proc.stdout, proc.stdout + proc.stderr
+    assert f"timing {p.design.label} {DEFAULT_PART} seed 1: cached" in proc.stdout, proc.stdout + proc.stderr
     assert f"{doc['fmax_mhz']:.2f} MHz on clock ap_clk" in proc.stdout and "utilisation" in proc.stdout
