@@ -157,11 +157,13 @@ def compile_design(files: list[RtlFile], overrides: dict[str, int], top: str = T
 
 
 def _int(value: pyslang.ConstantValue) -> int | None:
-    text = str(value)
-    try:
-        return int(text)
-    except ValueError:
+    """The integer a constant holds, sized ones included (pyslang prints a vector parameter
+    as ``16'd16``: read as text it was lost, so Yosys's equivalence proofs elaborated such a
+    module with its default instead); None for a constant with x or z bits or not integral."""
+    inner = value.value
+    if not isinstance(inner, pyslang.SVInt) or inner.hasUnknown:
         return None
+    return int(inner)
 
 
 def elaborate(design: Design, overrides: dict[str, int]) -> None:

@@ -22,7 +22,7 @@ from tb.mutate.mutant import mutate, unified_diff, write_mutant
 from tb.mutate.operators import OPERATORS
 from tb.mutate.sample import SampleError, allocate, pick, restrict, sample
 from tb.mutate.sites import Site, find_sites
-from tb.mutate.source import load
+from tb.mutate.source import load, parameter_sets
 from tb.paths import ROOT
 
 SNIPPET = """\
@@ -260,6 +260,20 @@ def test_yosys_script_boxes_memories_and_sets_parameters(snippet: Path) -> None:
     assert text.count("chparam -set W 8 top") == 2 and text.count("chparam -set W 4 top") == 2
     assert "read_verilog -sv -lib -Igold gold/lib.v" in text
     assert text.count("equiv_status -assert") == 2
+
+
+def test_vector_parameters_reach_the_equivalence_proof() -> None:
+    """Each gearbox's LESZ_SET, a [15:0] parameter pyslang prints as a sized literal, is in the
+    parameter sets the proofs use. When it was dropped, vta_unpack was proven only at its
+    default 16'hffff (every size) and a mutant of the one-size branch that fetch's gearbox
+    uses (vta_unpack:68:37, ONE_S's test inverted) was called equivalent. By hand from rtl/ at
+    `default`: fetch passes 16'h0010 (16-byte instructions), vta_load INP and WGT (16 and 256
+    bytes: bits 4 and 8), vta_compute UOP, ACC and 8-bit ACC (4, 64 and 16 bytes: 2, 6, 4)."""
+    sets = parameter_sets(load(ROOT / "rtl"), [{}])
+    assert sorted(sets["vta_unpack"], key=lambda s: s["LOG_EMAX"]) == [
+        {"LOG_B": 3, "LOG_EMAX": 4, "LESZ_SET": 0x0010},
+        {"LOG_B": 3, "LOG_EMAX": 6, "LESZ_SET": (1 << 2) | (1 << 6) | (1 << 4)},
+        {"LOG_B": 3, "LOG_EMAX": 8, "LESZ_SET": (1 << 4) | (1 << 8)}]
 
 
 def test_score_leaves_out_invalid_equivalent_and_errors() -> None:
