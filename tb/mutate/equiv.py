@@ -95,7 +95,7 @@ def side_script(name: str, rtl: str, files: list[str], libs: list[str], module: 
     if params:  # one chparam: each call elaborates the module again
         lines.append("chparam " + " ".join(f"-set {k} {v}" for k, v in sorted(params.items())) + f" {module}")
     lines += [f"hierarchy -check -top {module}", "proc", "flatten", "memory -nomap", "memory_map",
-              "opt_clean", f"rename {module} {name}"]
+              "opt_clean", f"rename -top {name}"]
     return "\n".join(lines) + "\n"
 
 

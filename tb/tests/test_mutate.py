@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tb.mutate import report
-from tb.mutate.equiv import explain_failure, memory_modules, script
+from tb.mutate.equiv import check, explain_failure, memory_modules, script
 from tb.mutate.execute import Watcher
 from tb.mutate.mutant import mutate, unified_diff, write_mutant
 from tb.mutate.operators import OPERATORS
@@ -260,6 +261,7 @@ def test_yosys_script_boxes_memories_and_sets_parameters(snippet: Path) -> None:
     assert text.count("chparam -set W 8 top") == 2 and text.count("chparam -set W 4 top") == 2
     assert "read_verilog -sv -lib -Igold gold/lib.v" in text
     assert text.count("equiv_status -assert") == 2
+    assert text.count("rename -top gold") == 2 and text.count("rename -top gate") == 2
 
 
 def test_vector_parameters_reach_the_equivalence_proof() -> None:
@@ -274,6 +276,27 @@ def test_vector_parameters_reach_the_equivalence_proof() -> None:
         {"LOG_B": 3, "LOG_EMAX": 4, "LESZ_SET": 0x0010},
         {"LOG_B": 3, "LOG_EMAX": 6, "LESZ_SET": (1 << 2) | (1 << 6) | (1 << 4)},
         {"LOG_B": 3, "LOG_EMAX": 8, "LESZ_SET": (1 << 4) | (1 << 8)}]
+
+
+@pytest.mark.sim
+def test_a_fetch_mutant_reaches_the_proof(tmp_path: Path) -> None:
+    """vta_fetch with its burst generator's row length tied to 0 (the mutant
+    vta_fetch:68:39:tie-off:row_bytes) comes out of `hierarchy` as a $paramod module, so
+    renamed by its plain name it was "not found" and the survivor reported unreadable. It
+    is not equivalent (fetch then requests nothing): Yosys must say not proven. The original
+    against itself stays equivalent."""
+    design = load(ROOT / "rtl")
+    sets = parameter_sets(design, [{}])["vta_fetch"]
+    gate = tmp_path / "rtl"
+    shutil.copytree(ROOT / "rtl", gate)
+    old = ".addr0(insn_addr), .row_bytes({insn_count[27:0], 4'b0000})"
+    text = (gate / "vta_fetch.v").read_text()
+    assert text.count(old) == 1
+    (gate / "vta_fetch.v").write_text(text.replace(old, ".addr0(insn_addr), .row_bytes('0)"))
+    result = check(design, "vta_fetch", ROOT / "rtl", gate, tmp_path / "equiv", sets)
+    assert result.status == "not-proven", result
+    same = check(design, "vta_fetch", ROOT / "rtl", ROOT / "rtl", tmp_path / "same", sets)
+    assert same.status == "equivalent", same
 
 
 def test_score_leaves_out_invalid_equivalent_and_errors() -> None:
